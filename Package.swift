@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+// LinkRouter: an embeddable URL router. A pure Swift core, a C ABI skin (liblinkrouter.so) and a CLI.
+import PackageDescription
+
+// The version script keeps every symbol but `lr_*` out of liblinkrouter.so's dynamic table.
+let root = String(#filePath.dropLast("/Package.swift".count))
+
+let package = Package(
+    name: "LinkRouter",
+    products: [
+        .library(name: "LinkRouter", targets: ["LinkRouter"]),
+        .library(name: "linkrouter", type: .dynamic, targets: ["LinkRouterC"]),
+        // The product name `linkrouter` is taken by the library; the Makefile installs this as bin/linkrouter.
+        .executable(name: "linkrouter-cli", targets: ["LinkRouterTool"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev", "pkg-config"])]
+        ),
+        .target(name: "LinkRouter", dependencies: ["CPCRE2"]),
+        .target(
+            name: "LinkRouterC",
+            dependencies: ["LinkRouter"],
+            exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(root)/Sources/LinkRouterC/exports.map"])]
+        ),
+        .executableTarget(name: "LinkRouterTool", dependencies: ["LinkRouter"]),
+        .executableTarget(name: "swift-example", dependencies: ["LinkRouter"], path: "examples/swift",
+                          exclude: ["swift-example.expected"]),
+        .testTarget(name: "LinkRouterTests", dependencies: ["LinkRouter"]),
+    ]
+)

@@ -1,0 +1,246 @@
+/// The route trie, stored flat so that snapshots can share it.
+///
+/// Level 0 is the scheme (literal children, and the `*://` subtree as the "param" child), then one level per
+/// element of the match sequence (host, then path segments). Each node has at most one `:param` child, whatever
+/// the parameter's name (names belong to routes, so `app://u/:id` and `app://u/:uid/posts` share it), and a
+/// route whose `*` starts at it. Literal children of every node live in one open-addressing hash table keyed by
+/// (parent, bytes), so a step costs one probe whatever the fan-out.
+struct TrieNode: BitwiseCopyable {
+    var route: Int32 = -1
+    var catchAllRoute: Int32 = -1
+    var paramChild: Int32 = -1
+    var literalCount: Int32 = 0
+}
+
+struct Edge: BitwiseCopyable {
+    var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
+    var keyLength: Int32 = 0
+    var hash: UInt32 = 0
+    var parent: Int32 = -1
+    var child: Int32 = -1
+}
+
+struct RouteSlot: BitwiseCopyable {
+    var blob: UnsafeRawPointer?  // nil once removed
+    var node: Int32
+}
+
+/// Fibonacci hashing of (parent, key hash) to a slot of a table of 2^bits slots.
+@inline(__always) func edgeIndex(_ hash: UInt32, _ parent: Int32, _ bits: Int) -> Int {
+    let x = (UInt64(UInt32(bitPattern: parent)) &<< 32 | UInt64(hash)) &* 0x9E37_79B9_7F4A_7C15
+    return Int(truncatingIfNeeded: x &>> UInt64(64 &- bits))
+}
+
+/// The mutable side of a table: a value that starts as a copy of a snapshot's storage (sharing its chunks)
+/// and becomes the next snapshot. Used by one writer at a time.
+struct TableStore {
+    var nodes = ChunkedArray<TrieNode>(shift: 9, fill: TrieNode(), count: 1)  // node 0: the root
+    var edges = ChunkedArray<Edge>(shift: 9, fill: Edge(), count: 16)
+    var edgeBits = 4
+    var edgeCount = 0
+    var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
+    var arena = ByteArena()
+    /// Most elements (host and segments) any pattern consumes before its catch-all.
+    var maxDepth = 0
+    /// Most parameters of any route.
+    var maxParams = 0
+    var liveRoutes = 0
+    var deadRoutes = 0
+    var nextSequence = 0
+
+    // MARK: Literal children
+
+    func findLiteral(_ parent: Int32, _ key: [UInt8]) -> Int32 {
+        key.withUnsafeBufferPointer { k in
+            let hash = hashBytes(k.baseAddress, k.count)
+            let mask = (1 << edgeBits) - 1
+            var i = edgeIndex(hash, parent, edgeBits)
+            while true {
+                let e = edges[i]
+                guard let stored = e.key else { return -1 }
+                if e.hash == hash && e.parent == parent && Int(e.keyLength) == k.count
+                    && bytesEqual(stored, k.baseAddress, k.count) { return e.child }
+                i = (i + 1) & mask
+            }
+        }
+    }
+
+    private mutating func insertEdge(_ edge: Edge) {
+        let mask = (1 << edgeBits) - 1
+        var i = edgeIndex(edge.hash, edge.parent, edgeBits)
+        while edges[i].key != nil { i = (i + 1) & mask }
+        edges[i] = edge
+    }
+
+    mutating func literalChild(_ parent: Int32, _ key: [UInt8]) -> Int32 {
+        let found = findLiteral(parent, key)
+        if found >= 0 { return found }
+        if (edgeCount + 1) * 2 > (1 << edgeBits) { growEdges() }
+        let child = Int32(nodes.append(TrieNode()))
+        let stored = key.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+        insertEdge(Edge(key: stored, keyLength: Int32(key.count), hash: hashBytes(stored, key.count),
+                        parent: parent, child: child))
+        edgeCount += 1
+        nodes[Int(parent)].literalCount += 1
+        return child
+    }
+
+    /// Doubles the edge table (amortised O(1) per edge).
+    private mutating func growEdges() {
+        let old = edges
+        let oldSize = 1 << edgeBits
+        edgeBits += 1
+        edges = ChunkedArray(shift: 9, fill: Edge(), count: 1 << edgeBits)
+        for i in 0..<oldSize where old[i].key != nil { insertEdge(old[i]) }
+    }
+
+    mutating func paramChild(_ parent: Int32) -> Int32 {
+        let existing = nodes[Int(parent)].paramChild
+        if existing >= 0 { return existing }
+        let child = Int32(nodes.append(TrieNode()))
+        nodes[Int(parent)].paramChild = child
+        return child
+    }
+
+    // MARK: Routes
+
+    /// The node a pattern ends at, creating the path when `create`; nil when absent and not creating.
+    private mutating func walk(_ pattern: Pattern, create: Bool) -> Int32? {
+        var node: Int32 = 0
+        func step(_ next: Int32) -> Bool {
+            node = next
+            return next >= 0
+        }
+        if let scheme = pattern.scheme {
+            guard step(create ? literalChild(node, scheme) : findLiteral(node, scheme)) else { return nil }
+        } else {
+            guard step(create ? paramChild(node) : nodes[Int(node)].paramChild) else { return nil }
+        }
+        for segment in pattern.segments {
+            switch segment {
+            case .literal(let key):
+                guard step(create ? literalChild(node, key) : findLiteral(node, key)) else { return nil }
+            case .param:
+                guard step(create ? paramChild(node) : nodes[Int(node)].paramChild) else { return nil }
+            case .catchAll:
+                break
+            }
+        }
+        return node
+    }
+
+    private func terminal(_ node: Int32, catchAll: Bool) -> Int32 {
+        catchAll ? nodes[Int(node)].catchAllRoute : nodes[Int(node)].route
+    }
+
+    func blob(_ route: Int32) -> RouteBlob? {
+        routes[Int(route)].blob.map(RouteBlob.init)
+    }
+
+    /// Adds a route; a pattern matching exactly the URLs of an existing one is a conflict naming it.
+    mutating func insert(_ spec: RouteSpec, _ pattern: Pattern) throws(RouterError) {
+        guard let node = walk(pattern, create: true) else { return }
+        let existing = terminal(node, catchAll: pattern.hasCatchAll)
+        if existing >= 0, let other = blob(existing) {
+            throw RouterError(.conflict, "pattern '\(spec.pattern)' conflicts with existing route '\(other.pattern.string)': "
+                + "both match exactly the same URLs")
+        }
+        let blob = RouteBlob.make(spec, pattern: pattern, sequence: nextSequence, in: &arena)
+        let id = Int32(routes.append(RouteSlot(blob: blob.base, node: node)))
+        if pattern.hasCatchAll {
+            nodes[Int(node)].catchAllRoute = id
+        } else {
+            nodes[Int(node)].route = id
+        }
+        let depth = pattern.segments.count - (pattern.hasCatchAll ? 1 : 0)
+        maxDepth = max(maxDepth, depth)
+        maxParams = max(maxParams, pattern.paramNames.count)
+        liveRoutes += 1
+        nextSequence += 1
+    }
+
+    /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals).
+    mutating func remove(_ pattern: Pattern) throws(RouterError) {
+        guard let node = walk(pattern, create: false) else {
+            throw .notFound("no route matches the URLs of pattern '\(pattern.text)'")
+        }
+        let id = terminal(node, catchAll: pattern.hasCatchAll)
+        guard id >= 0 else { throw .notFound("no route matches the URLs of pattern '\(pattern.text)'") }
+        if pattern.hasCatchAll {
+            nodes[Int(node)].catchAllRoute = -1
+        } else {
+            nodes[Int(node)].route = -1
+        }
+        routes[Int(id)].blob = nil
+        liveRoutes -= 1
+        deadRoutes += 1
+        // Removed routes leave their nodes and bytes behind; rebuild once they outnumber the live ones.
+        if deadRoutes > 256 && deadRoutes > liveRoutes { compact() }
+    }
+
+    /// The live routes, in the order they were added.
+    func liveBlobs() -> [RouteBlob] {
+        (0..<routes.count).compactMap { routes[$0].blob.map(RouteBlob.init) }
+    }
+
+    /// Rebuilds the store from its live routes, dropping what removals left behind.
+    private mutating func compact() {
+        var fresh = TableStore()
+        var unlimited = Limits()
+        unlimited.maxSegments = Int.max
+        for blob in liveBlobs() {
+            let spec = RouteSpec(blob.pattern.string, target: blob.target.string,
+                                 name: blob.name?.string, metadata: blob.metadata?.string)
+            // Each pattern parsed and inserted once before, so neither step can fail now.
+            guard let pattern = try? Pattern.parse(spec.pattern, limits: unlimited) else { continue }
+            try? fresh.insert(spec, pattern)
+        }
+        self = fresh
+    }
+}
+
+/// An immutable snapshot of a router's routes. Lookups read it without locks; changes make a new one.
+package final class RouteTable: @unchecked Sendable {
+    // SAFETY: every field is written in init and never again; the storage it points to is frozen (see
+    // FrozenChunks and ByteArena), so concurrent reads are safe.
+    let store: TableStore
+    private let frozen: (FrozenChunks<TrieNode>, FrozenChunks<Edge>, FrozenChunks<RouteSlot>, [AnyObject])
+    let nodes: ChunkReader<TrieNode>
+    let edges: ChunkReader<Edge>
+    let routes: ChunkReader<RouteSlot>
+    let edgeBits: Int
+    let maxDepth: Int
+    package let maxParams: Int
+
+    init(_ store: TableStore) {
+        self.store = store
+        let n = store.nodes.freeze(), e = store.edges.freeze(), r = store.routes.freeze()
+        frozen = (n, e, r, store.arena.owners)
+        nodes = n.reader
+        edges = e.reader
+        routes = r.reader
+        edgeBits = store.edgeBits
+        maxDepth = store.maxDepth
+        maxParams = store.maxParams
+    }
+
+    static let empty = RouteTable(TableStore())
+
+    package var count: Int { store.liveRoutes }
+
+    /// Bytes held by this snapshot's storage (nodes, edge table, route slots, arena).
+    package var memoryBytes: Int {
+        store.nodes.count * MemoryLayout<TrieNode>.stride + (1 << store.edgeBits) * MemoryLayout<Edge>.stride
+            + store.routes.count * MemoryLayout<RouteSlot>.stride + store.arena.totalBytes
+    }
+
+    /// The live routes in the order they were added.
+    package var blobs: [RouteBlob] { store.liveBlobs() }
+
+    /// A new snapshot with `body`'s changes; `body` throwing leaves nothing behind (all or none).
+    func updating(_ body: (inout TableStore) throws(RouterError) -> Void) throws(RouterError) -> RouteTable {
+        var next = store
+        try body(&next)
+        return RouteTable(next)
+    }
+}

@@ -1,0 +1,232 @@
+import Synchronization
+
+/// Everything a lookup reads, published as one immutable snapshot: routes, rewrite rules and limits.
+/// A lookup sees one snapshot from start to end, so it never mixes a table from before a change with
+/// rules from after it.
+package final class RouterState: Sendable {
+    package let table: RouteTable
+    package let rewrites: RewriteRules
+    package let limits: Limits
+
+    init(table: RouteTable, rewrites: RewriteRules, limits: Limits) {
+        self.table = table
+        self.rewrites = rewrites
+        self.limits = limits
+    }
+
+    func with(table: RouteTable? = nil, rewrites: RewriteRules? = nil, limits: Limits? = nil) -> RouterState {
+        RouterState(table: table ?? self.table, rewrites: rewrites ?? self.rewrites, limits: limits ?? self.limits)
+    }
+}
+
+/// A URL router: a table of route patterns and an ordered list of rewrite rules.
+///
+/// ```swift
+/// let router = Router()
+/// try router.add("app://user/:id", target: "UserPage")
+/// if let match = try router.resolve("app://user/42?tab=posts") {
+///     print(match.target, match.params["id"]!, match.params["tab"]!)   // UserPage 42 posts
+/// }
+/// ```
+///
+/// Thread safety: every method may be called from any number of threads at once, changes included. A change
+/// builds a new snapshot while lookups go on reading the old one, then publishes it with one atomic swap;
+/// a lookup never waits for a change and sees the table before or after it, never a mix.
+public final class Router: Sendable {
+    private static let nextID = Atomic<UInt64>(1)
+
+    /// Identifies this router in the threads' snapshot caches (never reused, unlike an address).
+    let id: UInt64
+    /// The current snapshot and its generation, swapped under the lock; the lock is held only for the swap.
+    private let published: Locked<(state: RouterState, generation: UInt64)>
+    /// A copy of the current generation, read without the lock by every lookup.
+    private let generation = Atomic<UInt64>(0)
+    /// Serializes changes: each one reads the current snapshot, builds the next and publishes it.
+    private let writer = Locked<Void>(())
+
+    public init(limits: Limits = .default) {
+        id = Router.nextID.add(1, ordering: .relaxed).newValue
+        published = Locked((RouterState(table: .empty, rewrites: .empty, limits: limits), 0))
+    }
+
+    // MARK: Snapshots
+
+    /// Runs `body` on the current snapshot: from this thread's cache while the generation is unchanged.
+    @inline(__always)
+    package func withState<R>(_ body: (RouterState) -> R) -> R {
+        let generation = generation.load(ordering: .acquiring)
+        return ThreadState.with { thread in
+            if let state = thread.cached(router: id, generation: generation) {
+                return state._withUnsafeGuaranteedRef(body)
+            }
+            let (state, current) = published.withLock { ($0.state, $0.generation) }
+            thread.store(router: id, generation: current, state: state)
+            return body(state)
+        }
+    }
+
+    /// Like `withState`, for a body that throws.
+    @inline(__always)
+    package func withState<R>(_ body: (RouterState) throws(RouterError) -> R) throws(RouterError) -> R {
+        try withState { state -> Result<R, RouterError> in
+            do throws(RouterError) { return .success(try body(state)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// Publishes `change(current)`; when `change` throws, nothing changes (all or none).
+    package func update(_ change: (RouterState) throws(RouterError) -> RouterState) throws(RouterError) {
+        try writer.withLock { _ throws(RouterError) in
+            let current = published.withLock { $0.state }
+            let next = try change(current)
+            let generation = published.withLock { slot -> UInt64 in
+                slot = (next, slot.generation &+ 1)
+                return slot.generation
+            }
+            self.generation.store(generation, ordering: .releasing)
+        }
+    }
+
+    // MARK: Routes
+
+    /// Adds a route. Throws `.pattern` (with the byte offset) for a malformed pattern and `.conflict`, naming
+    /// the existing route, for a pattern that matches exactly the URLs of one already added.
+    public func add(_ pattern: String, target: String, name: String? = nil, metadata: String? = nil) throws(RouterError) {
+        try add([RouteSpec(pattern, target: target, name: name, metadata: metadata)])
+    }
+
+    /// Adds routes all at once: when one is refused, none is added and the error names it.
+    public func add(_ routes: [RouteSpec]) throws(RouterError) {
+        try update { state throws(RouterError) in
+            let table = try state.table.updating { store throws(RouterError) in
+                for (i, route) in routes.enumerated() {
+                    do throws(RouterError) {
+                        try store.insert(route, Pattern.parse(route.pattern, limits: state.limits))
+                    } catch {
+                        throw routes.count == 1 ? error
+                            : RouterError(error.code, "route \(i): \(error.message)", offset: error.offset, index: i)
+                    }
+                }
+            }
+            return state.with(table: table)
+        }
+    }
+
+    /// Removes the route that `pattern` would conflict with; `.notFound` when there is none.
+    public func remove(_ pattern: String) throws(RouterError) {
+        try update { state throws(RouterError) in
+            let parsed = try Pattern.parse(pattern, limits: state.limits)
+            return state.with(table: try state.table.updating { store throws(RouterError) in try store.remove(parsed) })
+        }
+    }
+
+    /// Removes every route (rewrite rules stay).
+    public func removeAll() {
+        try? update { $0.with(table: .empty) }
+    }
+
+    /// The routes, in the order they were added.
+    public var routes: [RouteSpec] {
+        withState { state in
+            state.table.blobs.map {
+                RouteSpec($0.pattern.string, target: $0.target.string, name: $0.name?.string, metadata: $0.metadata?.string)
+            }
+        }
+    }
+
+    /// The number of routes.
+    public var count: Int { withState { $0.table.count } }
+
+    /// Bytes held by the current table's storage.
+    public var tableMemoryBytes: Int { withState { $0.table.memoryBytes } }
+
+    // MARK: Limits
+
+    public var limits: Limits { withState { $0.limits } }
+
+    /// Replaces the limits; they apply to later calls. Throws `.misuse` for a value out of range.
+    public func setLimits(_ limits: Limits) throws(RouterError) {
+        let checks: [(String, Int, ClosedRange<Int>)] = [
+            ("maxURLLength", limits.maxURLLength, 1...(1 << 30)),
+            ("maxSegments", limits.maxSegments, 1...(1 << 20)),
+            ("maxParams", limits.maxParams, 1...(1 << 24)),
+            ("maxNestingDepth", limits.maxNestingDepth, 0...(1 << 16)),
+            ("regexMatchLimit", limits.regexMatchLimit, 1...Int(UInt32.max)),
+            ("regexDepthLimit", limits.regexDepthLimit, 1...Int(UInt32.max)),
+        ]
+        for (name, value, range) in checks where !range.contains(value) {
+            throw .misuse("limit \(name) = \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+        try update { $0.with(limits: limits) }
+    }
+
+    // MARK: Lookups
+
+    /// Whether `url` (after rewriting) matches a route. Throws `.invalidURL` or `.limit` for bad input.
+    public func canRoute(_ url: String) throws(RouterError) -> Bool {
+        try url.withSpan { span throws(RouterError) in try canRoute(bytes: span) }
+    }
+
+    /// The match for `url` (after rewriting), or nil. `extra` parameters outrank path parameters, which
+    /// outrank query parameters. Throws `.invalidURL` or `.limit` for bad input.
+    public func resolve(_ url: String, extra: [String: String] = [:]) throws(RouterError) -> Match? {
+        let extras = extra.sorted { $0.key < $1.key }.map { Match.Param(name: $0.key, value: $0.value) }
+        return try url.withSpan { span throws(RouterError) in try resolve(bytes: span, extra: extras) }
+    }
+
+    /// `canRoute` on UTF-8 bytes (validated here).
+    package func canRoute(bytes url: ByteSpan) throws(RouterError) -> Bool {
+        try withState { state throws(RouterError) in
+            try state.withResolution(url, query: false) { $0 != nil }
+        }
+    }
+
+    /// `resolve` on UTF-8 bytes (validated here), with extras in the order given.
+    package func resolve(bytes url: ByteSpan, extra: [Match.Param]) throws(RouterError) -> Match? {
+        try withState { state throws(RouterError) in
+            try state.withResolution(url, query: true) { resolution in
+                resolution.map { Match($0, extra: extra, maxNesting: state.limits.maxNestingDepth) }
+            }
+        }
+    }
+
+    // MARK: Rewrite rules
+
+    /// Adds a rewrite rule (SPEC §5): `match` is a PCRE2 regex, `target` a template. A rule whose `match`
+    /// exists already gets the new target in place. Throws `.regex` or `.pattern`.
+    public func addRewrite(_ match: String, target: String) throws(RouterError) {
+        try addRewrites([(match: match, target: target)])
+    }
+
+    /// Adds rewrite rules in order, all or none.
+    public func addRewrites(_ rules: [(match: String, target: String)]) throws(RouterError) {
+        try update { state throws(RouterError) in
+            state.with(rewrites: try state.rewrites.adding(rules, limits: state.limits))
+        }
+    }
+
+    /// Removes the rule whose regex is `match`; `.notFound` when there is none.
+    public func removeRewrite(_ match: String) throws(RouterError) {
+        try update { state throws(RouterError) in state.with(rewrites: try state.rewrites.removing(match)) }
+    }
+
+    /// Removes every rewrite rule.
+    public func removeAllRewrites() {
+        try? update { $0.with(rewrites: .empty) }
+    }
+
+    /// The rewrite rules in the order they are tried.
+    public var rewriteRules: [(match: String, target: String)] { withState { $0.rewrites.rules } }
+
+    /// `url` rewritten by the first matching rule, or nil when no rule matches.
+    public func rewrite(_ url: String) throws(RouterError) -> String? {
+        try url.withSpan { span throws(RouterError) in try rewrite(bytes: span) }
+    }
+
+    /// `rewrite` on UTF-8 bytes (validated here).
+    package func rewrite(bytes url: ByteSpan) throws(RouterError) -> String? {
+        try withState { state throws(RouterError) in
+            try state.validate(url)
+            return try state.withRewritten(url) { routed, fired in fired ? routed.string : nil }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// Why a router call failed: a stable status code (the C ABI's `LR_E*`) and a message for people.
+///
+/// Every refusal in LinkRouter is one of these; nothing traps. The codes never change value.
+public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: Int32, Sendable {
+        /// A NULL handle or argument, or a call that makes no sense in this state.
+        case misuse = -1
+        /// A malformed URL, or text that is not UTF-8.
+        case invalidURL = -2
+        /// A malformed route pattern or rewrite template.
+        case pattern = -3
+        /// A route that matches exactly the URLs of an existing one.
+        case conflict = -4
+        /// A rewrite regex that PCRE2 will not compile.
+        case regex = -5
+        /// A configured limit was hit (URL length, segments, parameters, regex match or depth limit).
+        case limit = -6
+        /// The route or rule to remove does not exist.
+        case notFound = -7
+        /// A malformed route table file.
+        case table = -8
+        /// A file could not be read or written.
+        case io = -9
+        /// Memory could not be allocated.
+        case noMemory = -10
+    }
+
+    public let code: Code
+    public let message: String
+    /// The byte offset in the pattern, template or regex that the error is about, when there is one.
+    public let offset: Int?
+    /// Which item of a bulk call (routes or rewrite rules added at once) was refused.
+    public let index: Int?
+
+    public init(_ code: Code, _ message: String, offset: Int? = nil, index: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+        self.index = index
+    }
+
+    public var description: String { message }
+
+    static func misuse(_ m: String) -> RouterError { RouterError(.misuse, m) }
+    static func invalidURL(_ m: String) -> RouterError { RouterError(.invalidURL, m) }
+    static func limit(_ m: String) -> RouterError { RouterError(.limit, m) }
+    static func notFound(_ m: String) -> RouterError { RouterError(.notFound, m) }
+
+    /// A pattern error, located by byte offset (sqlite3_error_offset's rule).
+    static func pattern(_ text: String, at offset: Int, _ reason: String) -> RouterError {
+        RouterError(.pattern, "malformed pattern '\(text)' at byte \(offset): \(reason)", offset: offset)
+    }
+}
+
+/// The bounds every call respects, so that hostile input costs bounded time and memory.
+///
+/// A URL or pattern that exceeds one is refused with `RouterError.Code.limit` and a message naming the limit.
+public struct Limits: Sendable, Equatable {
+    /// Longest URL accepted, in bytes (also bounds a rewritten URL).
+    public var maxURLLength: Int = 65_536
+    /// Most path segments (host included) in a URL or a pattern.
+    public var maxSegments: Int = 1_024
+    /// Most query pairs in a URL.
+    public var maxParams: Int = 1_024
+    /// Deepest bracket nesting in a query key (`a[b][c]` is 2); deeper keys stay flat, as written.
+    public var maxNestingDepth: Int = 32
+    /// PCRE2 match limit for a rewrite regex (backtracking steps per URL and rule).
+    public var regexMatchLimit: Int = 10_000
+    /// PCRE2 depth limit for a rewrite regex (nested backtracking).
+    public var regexDepthLimit: Int = 1_000
+
+    public init() {}
+
+    public static let `default` = Limits()
+}

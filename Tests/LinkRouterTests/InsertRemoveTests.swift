@@ -1,0 +1,194 @@
+import XCTest
+@testable import LinkRouter
+
+/// Registration as tables: malformed patterns (with offsets), conflicts (naming the existing route), removal,
+/// bulk adds (all or none), and URLs refused with a code.
+final class InsertRemoveTests: XCTestCase {
+    /// (pattern, byte offset of the error)
+    static let malformed: [(String, Int, UInt)] = [
+        ("", 0, #line),
+        ("app", 3, #line),
+        ("app:/x", 3, #line),
+        ("app:x", 3, #line),
+        ("1app://x", 0, #line),
+        ("ap p://x", 2, #line),
+        ("://x", 0, #line),
+        ("app://a//b", 8, #line),
+        ("app://a//", 8, #line),
+        ("app://a/b//", 10, #line),
+        ("app:////", 6, #line),
+        ("app://:", 7, #line),
+        ("app://a/:", 9, #line),
+        ("app://:a-b", 8, #line),
+        ("app://:id.json", 9, #line),
+        ("app://*rest/x", 12, #line),
+        ("app://*/*", 8, #line),
+        ("app://:id/:id", 10, #line),
+        ("app://:id/*id", 10, #line),
+        ("app://a?x=1", 7, #line),
+        ("app://a#b", 7, #line),
+        ("app://*a b", 8, #line),
+    ]
+
+    func testMalformedPatterns() {
+        for (pattern, offset, line) in Self.malformed {
+            let r = Router()
+            XCTAssertThrowsError(try r.add(pattern, target: "T"), pattern, line: line) { error in
+                let e = error as? RouterError
+                XCTAssertEqual(e?.code, .pattern, pattern, line: line)
+                XCTAssertEqual(e?.offset, offset, "\(pattern): \(e?.message ?? "")", line: line)
+                XCTAssertTrue(e?.message.contains("at byte \(offset)") ?? false, e?.message ?? "", line: line)
+            }
+            XCTAssertEqual(r.count, 0, line: line)
+        }
+    }
+
+    static let wellFormed = [
+        "app://", "app:///", "app://x", "app://x/", "app://*", "app://*/", "app://a/*rest/", "*://x/:y",
+        "a+b.c-d://x", "app://:a_1/:B2", "app://x:8080/y", "app://a b/c", "app://%3Aliteral", "app://x*y/z:w",
+    ]
+
+    func testWellFormedPatterns() throws {
+        for p in Self.wellFormed { XCTAssertNoThrow(try Router().add(p, target: p), p) }
+        let r = Router()
+        for p in ["app://", "app://%3Aliteral", "app://x*y/z:w", "app://a b/c", "app://x:8080/y"] { try r.add(p, target: p) }
+        XCTAssertEqual(try r.resolve("app://:literal")?.target, "app://%3Aliteral")
+        XCTAssertEqual(try r.resolve("app://x*y/z:w")?.target, "app://x*y/z:w")
+        XCTAssertEqual(try r.resolve("app://a b/c")?.target, "app://a b/c")
+        XCTAssertEqual(try r.resolve("app://a%20b/c")?.target, "app://a b/c")
+        XCTAssertEqual(try r.resolve("app://x:8080/y")?.target, "app://x:8080/y")
+        XCTAssertEqual(try r.resolve("app://")?.target, "app://")
+    }
+
+    /// (existing, new, conflicts?)
+    static let conflicts: [(String, String, Bool, UInt)] = [
+        ("app://u/:id", "app://u/:uid", true, #line),
+        ("app://u/:id", "app://u/:id/", true, #line),
+        ("app://U/x", "app://u/x", true, #line),
+        ("APP://u/x", "app://u/x", true, #line),
+        ("app://u/%41", "app://u/A", true, #line),
+        ("app://u/*", "app://u/*rest", true, #line),
+        ("*://u", "*://u/", true, #line),
+        ("app://u/X", "app://u/x", false, #line),
+        ("app://u", "app://u/*", false, #line),
+        ("*://u", "app://u", false, #line),
+        ("app://u/:id", "app://u/*id", false, #line),
+        ("app://u/:id", "app://u/me", false, #line),
+        ("app://:a/b", "app://c/:d", false, #line),
+        ("app://x:80/y", "app://x/y", false, #line),
+    ]
+
+    func testConflicts() throws {
+        for (existing, new, conflicts, line) in Self.conflicts {
+            let r = Router()
+            try r.add(existing, target: "old")
+            if conflicts {
+                XCTAssertThrowsError(try r.add(new, target: "new"), new, line: line) { error in
+                    let e = error as? RouterError
+                    XCTAssertEqual(e?.code, .conflict, line: line)
+                    XCTAssertTrue(e?.message.contains("'\(existing)'") ?? false, e?.message ?? "", line: line)
+                }
+                XCTAssertEqual(r.count, 1, line: line)
+            } else {
+                XCTAssertNoThrow(try r.add(new, target: "new"), new, line: line)
+                XCTAssertEqual(r.count, 2, line: line)
+            }
+        }
+    }
+
+    func testRemove() throws {
+        let r = Router()
+        try r.add("app://u/:id", target: "A")
+        try r.add("app://u/me", target: "B")
+        try r.add("app://u/*rest", target: "C")
+        XCTAssertEqual(try r.resolve("app://u/me")?.target, "B")
+        try r.remove("app://u/me")
+        XCTAssertEqual(try r.resolve("app://u/me")?.target, "A")
+        try r.remove("app://u/:other")  // same URLs as app://u/:id
+        XCTAssertEqual(try r.resolve("app://u/me")?.target, "C")
+        XCTAssertThrowsError(try r.remove("app://u/:id")) { XCTAssertEqual(($0 as? RouterError)?.code, .notFound) }
+        XCTAssertThrowsError(try r.remove("app://nothing/here")) { XCTAssertEqual(($0 as? RouterError)?.code, .notFound) }
+        XCTAssertThrowsError(try r.remove("bad")) { XCTAssertEqual(($0 as? RouterError)?.code, .pattern) }
+        try r.remove("app://u/*")
+        XCTAssertNil(try r.resolve("app://u/me"))
+        XCTAssertEqual(r.count, 0)
+        try r.add("app://u/:id", target: "again")
+        XCTAssertEqual(try r.resolve("app://u/me")?.target, "again")
+        r.removeAll()
+        XCTAssertEqual(r.count, 0)
+        XCTAssertNil(try r.resolve("app://u/me"))
+    }
+
+    /// Many removals trigger a compaction; routes and their order survive it.
+    func testChurnCompacts() throws {
+        let r = Router()
+        try r.add("app://keep/:id", target: "keep")
+        for round in 0..<3 {
+            for i in 0..<400 { try r.add("app://tmp/\(round)/\(i)", target: "t\(i)") }
+            for i in 0..<400 { try r.remove("app://tmp/\(round)/\(i)") }
+        }
+        try r.add("app://last", target: "last")
+        XCTAssertEqual(r.routes.map(\.target), ["keep", "last"])
+        XCTAssertEqual(try r.resolve("app://keep/1")?.params["id"], "1")
+        XCTAssertNil(try r.resolve("app://tmp/0/1"))
+        XCTAssertLessThan(r.tableMemoryBytes, 200_000)
+    }
+
+    func testBulkAddIsAllOrNone() throws {
+        let r = Router()
+        try r.add("app://existing", target: "E")
+        let specs = [RouteSpec("app://a", target: "A"), RouteSpec("app://b/:x", target: "B"),
+                     RouteSpec("app://b/:y", target: "dup"), RouteSpec("app://c", target: "C")]
+        XCTAssertThrowsError(try r.add(specs)) { error in
+            let e = error as? RouterError
+            XCTAssertEqual(e?.code, .conflict)
+            XCTAssertEqual(e?.index, 2)
+            XCTAssertTrue(e?.message.hasPrefix("route 2:") ?? false, e?.message ?? "")
+        }
+        XCTAssertEqual(r.routes.map(\.target), ["E"])
+        XCTAssertNil(try r.resolve("app://a"))
+        try r.add(specs.filter { $0.target != "dup" })
+        XCTAssertEqual(r.routes.map(\.target), ["E", "A", "B", "C"])
+    }
+
+    /// (url, expected error code)
+    static let badURLs: [(String, RouterError.Code, UInt)] = [
+        ("", .invalidURL, #line),
+        ("nourl", .invalidURL, #line),
+        ("://x", .invalidURL, #line),
+        ("1a://x", .invalidURL, #line),
+        ("/just/a/path", .invalidURL, #line),
+        ("?q=1", .invalidURL, #line),
+        (String(repeating: "a", count: 70_000), .limit, #line),
+        ("app://x/" + String(repeating: "a/", count: 1_500), .limit, #line),
+    ]
+
+    func testBadURLs() throws {
+        let r = Router()
+        try r.add("app://x/*rest", target: "X")
+        for (url, code, line) in Self.badURLs {
+            XCTAssertThrowsError(try r.resolve(url), line: line) { XCTAssertEqual(($0 as? RouterError)?.code, code, line: line) }
+            XCTAssertThrowsError(try r.canRoute(url), line: line) { XCTAssertEqual(($0 as? RouterError)?.code, code, line: line) }
+        }
+    }
+
+    func testLimitsAreConfigurable() throws {
+        let r = Router()
+        try r.add("app://x/*rest", target: "X")
+        var limits = r.limits
+        limits.maxURLLength = 20
+        try r.setLimits(limits)
+        XCTAssertNotNil(try r.resolve("app://x/short"))
+        XCTAssertThrowsError(try r.resolve("app://x/this-is-too-long"))
+        limits = Limits()
+        limits.maxParams = 2
+        try r.setLimits(limits)
+        XCTAssertNotNil(try r.resolve("app://x/?a=1&b=2"))
+        XCTAssertThrowsError(try r.resolve("app://x/?a=1&b=2&c=3")) { XCTAssertEqual(($0 as? RouterError)?.code, .limit) }
+        limits.maxSegments = 3
+        try r.setLimits(limits)
+        XCTAssertThrowsError(try r.add("app://a/b/c/d", target: "D")) { XCTAssertEqual(($0 as? RouterError)?.code, .limit) }
+        limits.maxURLLength = 0
+        XCTAssertThrowsError(try r.setLimits(limits)) { XCTAssertEqual(($0 as? RouterError)?.code, .misuse) }
+    }
+}
