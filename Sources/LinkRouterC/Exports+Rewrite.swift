@@ -1,0 +1,61 @@
+import LinkRouter
+
+/// Exports: rewrite rules (Include/linkrouter.h, "Rewrite rules").
+
+@c(lr_router_add_rewrite)
+public func lr_router_add_rewrite(_ r: Handle?, _ match: CString?, _ target: CString?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_add_rewrite"
+        try router(r, f).addRewrite(text(match, "match", f), target: text(target, "target", f))
+        return 0
+    }
+}
+
+@c(lr_router_add_rewrites)
+public func lr_router_add_rewrites(_ r: Handle?, _ matches: UnsafePointer<CString?>?, _ targets: UnsafePointer<CString?>?,
+                                   _ n: UInt, _ failedIndex: UnsafeMutablePointer<UInt>?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_add_rewrites"
+        let router = try router(r, f)
+        let n = try count(n, f)
+        let ms = try texts(matches, n, "matches", f), ts = try texts(targets, n, "targets", f)
+        do throws(RouterError) {
+            try router.addRewrites((0..<n).map { (match: ms[$0], target: ts[$0]) })
+        } catch {
+            if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
+            throw error
+        }
+        return 0
+    }
+}
+
+@c(lr_router_remove_rewrite)
+public func lr_router_remove_rewrite(_ r: Handle?, _ match: CString?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_remove_rewrite"
+        try router(r, f).removeRewrite(text(match, "match", f))
+        return 0
+    }
+}
+
+@c(lr_router_clear_rewrites)
+public func lr_router_clear_rewrites(_ r: Handle?) -> Int32 {
+    guarded { () throws(RouterError) in
+        try router(r, "lr_router_clear_rewrites").removeAllRewrites()
+        return 0
+    }
+}
+
+@c(lr_router_rewrite)
+public func lr_router_rewrite(_ r: Handle?, _ url: CString?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    out?.pointee = nil
+    return guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_rewrite"
+        let router = try router(r, f)
+        guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
+        guard let rewritten = try router.rewrite(bytes: bytes(url, "url", f)) else { return 1 }
+        guard let s = ownedCString(rewritten) else { throw RouterError(.noMemory, "\(f): out of memory") }
+        out.pointee = s
+        return 0
+    }
+}

@@ -1,0 +1,136 @@
+import LinkRouter
+
+/// Exports: routers, routes, lookups and limits (Include/linkrouter.h, "Routers" and "Limits").
+
+public typealias Handle = UnsafeMutableRawPointer
+public typealias MatchOut = UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+@c(lr_router_new)
+public func lr_router_new(_ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 {
+    guarded { () throws(RouterError) in
+        guard let out else { throw RouterError(.misuse, "lr_router_new: out is NULL") }
+        out.pointee = newRouterHandle()
+        return 0
+    }
+}
+
+@c(lr_router_free)
+public func lr_router_free(_ r: Handle?) {
+    if let r { releaseRouterHandle(r) }
+}
+
+@c(lr_router_add)
+public func lr_router_add(_ r: Handle?, _ pattern: CString?, _ target: CString?) -> Int32 {
+    lr_router_add_route(r, pattern, target, nil, nil)
+}
+
+@c(lr_router_add_route)
+public func lr_router_add_route(_ r: Handle?, _ pattern: CString?, _ target: CString?, _ name: CString?,
+                                _ metadata: CString?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_add"
+        let router = try router(r, f)
+        try router.add(text(pattern, "pattern", f), target: text(target, "target", f),
+                       name: optionalText(name, "name", f), metadata: optionalText(metadata, "metadata", f))
+        return 0
+    }
+}
+
+@c(lr_router_add_many)
+public func lr_router_add_many(_ r: Handle?, _ patterns: UnsafePointer<CString?>?, _ targets: UnsafePointer<CString?>?,
+                               _ n: UInt, _ failedIndex: UnsafeMutablePointer<UInt>?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_add_many"
+        let router = try router(r, f)
+        let n = try count(n, f)
+        let ps = try texts(patterns, n, "patterns", f), ts = try texts(targets, n, "targets", f)
+        do throws(RouterError) {
+            try router.add((0..<n).map { RouteSpec(ps[$0], target: ts[$0]) })
+        } catch {
+            if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
+            throw error
+        }
+        return 0
+    }
+}
+
+@c(lr_router_remove)
+public func lr_router_remove(_ r: Handle?, _ pattern: CString?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let router = try router(r, "lr_router_remove")
+        try router.remove(text(pattern, "pattern", "lr_router_remove"))
+        return 0
+    }
+}
+
+@c(lr_router_clear)
+public func lr_router_clear(_ r: Handle?) -> Int32 {
+    guarded { () throws(RouterError) in
+        try router(r, "lr_router_clear").removeAll()
+        return 0
+    }
+}
+
+@c(lr_router_count)
+public func lr_router_count(_ r: Handle?, _ out: UnsafeMutablePointer<UInt>?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let router = try router(r, "lr_router_count")
+        guard let out else { throw RouterError(.misuse, "lr_router_count: out is NULL") }
+        out.pointee = UInt(router.count)
+        return 0
+    }
+}
+
+@c(lr_router_can_route)
+public func lr_router_can_route(_ r: Handle?, _ url: CString?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let router = try router(r, "lr_router_can_route")
+        return try router.canRoute(bytes: bytes(url, "url", "lr_router_can_route")) ? 1 : 0
+    }
+}
+
+@c(lr_router_resolve)
+public func lr_router_resolve(_ r: Handle?, _ url: CString?, _ out: MatchOut?) -> Int32 {
+    lr_router_resolve_with(r, url, nil, nil, 0, out)
+}
+
+@c(lr_router_resolve_with)
+public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CString?>?,
+                                   _ values: UnsafePointer<CString?>?, _ n: UInt, _ out: MatchOut?) -> Int32 {
+    out?.pointee = nil
+    return guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_resolve"
+        let router = try router(r, f)
+        guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
+        let url = try bytes(url, "url", f)
+        let n = try count(n, f)
+        let keys = try texts(names, n, "names", f), vals = try texts(values, n, "values", f)
+        let extra = (0..<n).map { Match.Param(name: keys[$0], value: vals[$0]) }
+        guard let match = try router.resolve(bytes: url, extra: extra) else { return 1 }
+        return try publish(match, to: out)
+    }
+}
+
+@c(lr_router_set_limit)
+public func lr_router_set_limit(_ r: Handle?, _ limit: Int32, _ value: UInt) -> Int32 {
+    guarded { () throws(RouterError) in
+        let router = try router(r, "lr_router_set_limit")
+        var limits = router.limits
+        guard value <= UInt(Int32.max) else {
+            throw RouterError(.misuse, "lr_router_set_limit: value \(value) is out of range")
+        }
+        try limits.set(limit, Int(value))
+        try router.setLimits(limits)
+        return 0
+    }
+}
+
+@c(lr_router_get_limit)
+public func lr_router_get_limit(_ r: Handle?, _ limit: Int32, _ out: UnsafeMutablePointer<UInt>?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let router = try router(r, "lr_router_get_limit")
+        guard let out else { throw RouterError(.misuse, "lr_router_get_limit: out is NULL") }
+        out.pointee = UInt(try router.limits.get(limit))
+        return 0
+    }
+}

@@ -1,0 +1,399 @@
+/*
+ * test_abi.c -- the C ABI as a C program sees it: NULL safety, ownership, every status code, per-thread
+ * errors, and one router shared by threads that resolve while another adds and removes routes.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkrouter.h"
+
+static int failures;
+
+#define EXPECT_INT(actual, expected)                                                                     \
+    do {                                                                                                  \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                                   \
+        if (a_ != e_) {                                                                                   \
+            fprintf(stderr, "%s:%d: %s = %lld, expected %lld (last error: %s)\n", __FILE__, __LINE__,     \
+                    #actual, a_, e_, lr_last_error());                                                    \
+            failures++;                                                                                   \
+        }                                                                                                 \
+    } while (0)
+
+#define EXPECT_STR(actual, expected)                                                                      \
+    do {                                                                                                  \
+        const char *a_ = (actual), *e_ = (expected);                                                      \
+        if ((a_ == NULL) != (e_ == NULL) || (a_ && strcmp(a_, e_) != 0)) {                                \
+            fprintf(stderr, "%s:%d: %s = \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #actual,        \
+                    a_ ? a_ : "(null)", e_ ? e_ : "(null)");                                              \
+            failures++;                                                                                   \
+        }                                                                                                 \
+    } while (0)
+
+#define EXPECT_CONTAINS(haystack, needle)                                                                 \
+    do {                                                                                                  \
+        const char *h_ = (haystack);                                                                      \
+        if (!h_ || !strstr(h_, (needle))) {                                                               \
+            fprintf(stderr, "%s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, h_ ? h_ : "",  \
+                    (needle));                                                                            \
+            failures++;                                                                                   \
+        }                                                                                                 \
+    } while (0)
+
+static void test_version_and_codes(void)
+{
+    EXPECT_INT(lr_version_number(), LR_VERSION_NUMBER);
+    EXPECT_INT(LR_VERSION_NUMBER, LR_VERSION_MAJOR * 10000 + LR_VERSION_MINOR * 100 + LR_VERSION_PATCH);
+    /* The status codes are fixed forever. */
+    static const struct { int code, value; } fixed[] = {
+        {LR_OK, 0}, {LR_NOMATCH, 1}, {LR_EMISUSE, -1}, {LR_EINVAL, -2}, {LR_EPATTERN, -3}, {LR_ECONFLICT, -4},
+        {LR_EREGEX, -5}, {LR_ELIMIT, -6}, {LR_ENOTFOUND, -7}, {LR_ETABLE, -8}, {LR_EIO, -9}, {LR_ENOMEM, -10},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        EXPECT_INT(fixed[i].code, fixed[i].value);
+        const char *text = lr_errstr(fixed[i].code);
+        if (!text || !*text || strcmp(text, lr_errstr(12345)) == 0) {
+            fprintf(stderr, "lr_errstr(%d) is not a proper text\n", fixed[i].code);
+            failures++;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(text, lr_errstr(fixed[j].code)) == 0) {
+                fprintf(stderr, "lr_errstr(%d) == lr_errstr(%d)\n", fixed[i].code, fixed[j].code);
+                failures++;
+            }
+    }
+    EXPECT_STR(lr_errstr(12345), "unknown status code");
+    if (!lr_last_error()) { fprintf(stderr, "lr_last_error() is NULL\n"); failures++; }
+}
+
+static void test_null_safety(void)
+{
+    lr_router *r = NULL;
+    lr_match *m = (lr_match *)1;
+    char *s = (char *)1;
+    size_t n = 7;
+
+    lr_router_free(NULL);
+    lr_match_free(NULL);
+    lr_string_free(NULL);
+    EXPECT_INT(lr_router_new(NULL), LR_EMISUSE);
+    EXPECT_CONTAINS(lr_last_error(), "lr_router_new");
+    EXPECT_INT(lr_router_add(NULL, "app://x", "X"), LR_EMISUSE);
+    EXPECT_CONTAINS(lr_last_error(), "router is NULL");
+    EXPECT_INT(lr_router_add_route(NULL, "app://x", "X", NULL, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_add_many(NULL, NULL, NULL, 0, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_remove(NULL, "app://x"), LR_EMISUSE);
+    EXPECT_INT(lr_router_clear(NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_count(NULL, &n), LR_EMISUSE);
+    EXPECT_INT(lr_router_can_route(NULL, "app://x"), LR_EMISUSE);
+    EXPECT_INT(lr_router_resolve(NULL, "app://x", &m), LR_EMISUSE);
+    EXPECT_INT(m == NULL, 1); /* out is cleared even on misuse */
+    EXPECT_INT(lr_router_set_limit(NULL, LR_LIMIT_URL_LENGTH, 10), LR_EMISUSE);
+    EXPECT_INT(lr_router_get_limit(NULL, LR_LIMIT_URL_LENGTH, &n), LR_EMISUSE);
+    EXPECT_INT(lr_router_add_rewrite(NULL, "a", "b"), LR_EMISUSE);
+    EXPECT_INT(lr_router_add_rewrites(NULL, NULL, NULL, 0, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_remove_rewrite(NULL, "a"), LR_EMISUSE);
+    EXPECT_INT(lr_router_clear_rewrites(NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_rewrite(NULL, "a", &s), LR_EMISUSE);
+    EXPECT_INT(s == NULL, 1);
+
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, NULL, "X"), LR_EMISUSE);
+    EXPECT_CONTAINS(lr_last_error(), "pattern is NULL");
+    EXPECT_INT(lr_router_add(r, "app://x", NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_remove(r, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_can_route(r, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_resolve(r, NULL, &m), LR_EMISUSE);
+    EXPECT_INT(lr_router_resolve(r, "app://x", NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_resolve_with(r, "app://x", NULL, NULL, 2, &m), LR_EMISUSE);
+    EXPECT_INT(lr_router_count(r, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_get_limit(r, LR_LIMIT_URL_LENGTH, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_add_rewrite(r, NULL, "b"), LR_EMISUSE);
+    EXPECT_INT(lr_router_rewrite(r, "a", NULL), LR_EMISUSE);
+    const char *patterns[] = {"app://a", NULL};
+    const char *targets[] = {"A", "B"};
+    EXPECT_INT(lr_router_add_many(r, patterns, targets, 2, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_add_many(r, NULL, targets, 2, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_add_many(r, NULL, NULL, 0, NULL), LR_OK);
+    EXPECT_INT(lr_router_count(r, &n), LR_OK);
+    EXPECT_INT(n, 0);
+
+    /* Getters given a NULL match never crash: "" for fields, 0 for counts, NULL for lookups. */
+    EXPECT_STR(lr_match_target(NULL), "");
+    EXPECT_STR(lr_match_pattern(NULL), "");
+    EXPECT_STR(lr_match_url(NULL), "");
+    EXPECT_STR(lr_match_rewritten(NULL), "");
+    EXPECT_STR(lr_match_scheme(NULL), "");
+    EXPECT_STR(lr_match_host(NULL), "");
+    EXPECT_STR(lr_match_port(NULL), "");
+    EXPECT_STR(lr_match_path(NULL), "");
+    EXPECT_STR(lr_match_fragment(NULL), "");
+    EXPECT_STR(lr_match_name(NULL), NULL);
+    EXPECT_STR(lr_match_metadata(NULL), NULL);
+    EXPECT_INT(lr_match_param_count(NULL), 0);
+    EXPECT_STR(lr_match_param_name(NULL, 0), NULL);
+    EXPECT_STR(lr_match_param_value(NULL, 0), NULL);
+    EXPECT_STR(lr_match_get(NULL, "id"), NULL);
+    EXPECT_INT(lr_match_query_count(NULL), 0);
+    EXPECT_STR(lr_match_query_name(NULL, 0), NULL);
+    EXPECT_STR(lr_match_query_value(NULL, 0), NULL);
+    EXPECT_INT(lr_match_to_json(NULL, &s), LR_EMISUSE);
+    lr_router_free(r);
+}
+
+/* One row per status code a router call can return. */
+static void test_status_codes(void)
+{
+    lr_router *r;
+    lr_match *m;
+    char *s;
+    size_t n;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://user/:id", "User"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://user/:uid", "Dup"), LR_ECONFLICT);
+    EXPECT_CONTAINS(lr_last_error(), "'app://user/:id'");
+    EXPECT_INT(lr_router_add(r, "app://a//b", "X"), LR_EPATTERN);
+    EXPECT_CONTAINS(lr_last_error(), "at byte 8");
+    EXPECT_INT(lr_router_add(r, "app://\xff", "X"), LR_EINVAL);
+    EXPECT_INT(lr_router_add(r, "app://ok", "\xc3\x28"), LR_EINVAL);
+    EXPECT_INT(lr_router_resolve(r, "app://user/42", &m), LR_OK);
+    lr_match_free(m);
+    EXPECT_INT(lr_router_resolve(r, "app://nobody", &m), LR_NOMATCH);
+    EXPECT_INT(m == NULL, 1);
+    EXPECT_INT(lr_router_resolve(r, "no scheme", &m), LR_EINVAL);
+    EXPECT_CONTAINS(lr_last_error(), "not an absolute URL");
+    EXPECT_INT(lr_router_resolve(r, "", &m), LR_EINVAL);
+    EXPECT_INT(lr_router_resolve(r, "app://user/\xed\xa0\x80", &m), LR_EINVAL); /* a UTF-16 surrogate */
+    EXPECT_CONTAINS(lr_last_error(), "UTF-8");
+    EXPECT_INT(lr_router_can_route(r, "app://user/1"), 1);
+    EXPECT_INT(lr_router_can_route(r, "app://user"), 0);
+    EXPECT_INT(lr_router_can_route(r, "\xff"), LR_EINVAL);
+    EXPECT_INT(lr_router_remove(r, "app://nothing"), LR_ENOTFOUND);
+    EXPECT_INT(lr_router_remove(r, "app://user/:x"), LR_OK);
+    EXPECT_INT(lr_router_count(r, &n), LR_OK);
+    EXPECT_INT(n, 0);
+
+    /* Limits */
+    EXPECT_INT(lr_router_get_limit(r, LR_LIMIT_URL_LENGTH, &n), LR_OK);
+    EXPECT_INT(n, 65536);
+    EXPECT_INT(lr_router_get_limit(r, LR_LIMIT_REGEX_MATCH, &n), LR_OK);
+    EXPECT_INT(n, 10000);
+    EXPECT_INT(lr_router_get_limit(r, 99, &n), LR_EMISUSE);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, 0), LR_EMISUSE);
+    EXPECT_INT(lr_router_set_limit(r, 0, 5), LR_EMISUSE);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, 16), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://*rest", "Any"), LR_OK);
+    EXPECT_INT(lr_router_resolve(r, "app://0123456789", &m), LR_OK);
+    lr_match_free(m);
+    EXPECT_INT(lr_router_resolve(r, "app://0123456789abcdef", &m), LR_ELIMIT);
+    EXPECT_CONTAINS(lr_last_error(), "maxURLLength");
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, 65536), LR_OK);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_SEGMENTS, 2), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://a/b/c", "Deep"), LR_ELIMIT);
+
+    /* Rewrites */
+    EXPECT_INT(lr_router_add_rewrite(r, "(unclosed", "x"), LR_EREGEX);
+    EXPECT_INT(lr_router_add_rewrite(r, "ok", "$nosuchword"), LR_EPATTERN);
+    EXPECT_INT(lr_router_remove_rewrite(r, "never added"), LR_ENOTFOUND);
+    EXPECT_INT(lr_router_add_rewrite(r, "^old://(.*)", "app://$1"), LR_OK);
+    EXPECT_INT(lr_router_rewrite(r, "old://x/y", &s), LR_OK);
+    EXPECT_STR(s, "app://x/y");
+    lr_string_free(s);
+    EXPECT_INT(lr_router_rewrite(r, "new://x", &s), LR_NOMATCH);
+    EXPECT_INT(s == NULL, 1);
+    EXPECT_INT(lr_router_clear_rewrites(r), LR_OK);
+    EXPECT_INT(lr_router_rewrite(r, "old://x/y", &s), LR_NOMATCH);
+    lr_router_free(r);
+}
+
+static void test_match_accessors_and_ownership(void)
+{
+    lr_router *r;
+    lr_match *m;
+    char *json;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add_route(r, "https://www.example.com/p/:id", "Product", "product", "{\"auth\":false}"), LR_OK);
+    const char *names[] = {"from", "id"};
+    const char *values[] = {"push", "extra-id"};
+    EXPECT_INT(lr_router_resolve_with(r, "HTTPS://WWW.Example.com:8443/p/7?tab=a&tab=b&from=q&info[n]=%E4%BD%93#Top",
+                                      names, values, 1, &m), LR_OK);
+    lr_router_free(r); /* a match outlives its router */
+
+    EXPECT_STR(lr_match_target(m), "Product");
+    EXPECT_STR(lr_match_pattern(m), "https://www.example.com/p/:id");
+    EXPECT_STR(lr_match_url(m), "HTTPS://WWW.Example.com:8443/p/7?tab=a&tab=b&from=q&info[n]=%E4%BD%93#Top");
+    EXPECT_STR(lr_match_rewritten(m), lr_match_url(m));
+    EXPECT_STR(lr_match_scheme(m), "https");
+    EXPECT_STR(lr_match_host(m), "www.example.com");
+    EXPECT_STR(lr_match_port(m), "8443");
+    EXPECT_STR(lr_match_path(m), "/p/7");
+    EXPECT_STR(lr_match_fragment(m), "Top");
+    EXPECT_STR(lr_match_name(m), "product");
+    EXPECT_STR(lr_match_metadata(m), "{\"auth\":false}");
+
+    /* Merged: path id, then query keys by first appearance (tab=b, last wins), from overridden by the extra. */
+    EXPECT_INT(lr_match_param_count(m), 4);
+    EXPECT_STR(lr_match_param_name(m, 0), "id");
+    EXPECT_STR(lr_match_param_value(m, 0), "7");
+    EXPECT_STR(lr_match_param_name(m, 1), "tab");
+    EXPECT_STR(lr_match_param_value(m, 1), "b");
+    EXPECT_STR(lr_match_param_name(m, 2), "from");
+    EXPECT_STR(lr_match_param_value(m, 2), "push");
+    EXPECT_STR(lr_match_param_name(m, 3), "info[n]");
+    EXPECT_STR(lr_match_param_value(m, 3), "体");
+    EXPECT_STR(lr_match_param_name(m, 4), NULL);
+    EXPECT_STR(lr_match_param_value(m, (size_t)-1), NULL);
+    EXPECT_STR(lr_match_get(m, "id"), "7");
+    EXPECT_STR(lr_match_get(m, "from"), "push");
+    EXPECT_STR(lr_match_get(m, "nope"), NULL);
+    EXPECT_STR(lr_match_get(m, NULL), NULL);
+
+    EXPECT_INT(lr_match_query_count(m), 4);
+    EXPECT_STR(lr_match_query_name(m, 0), "tab");
+    EXPECT_STR(lr_match_query_value(m, 0), "a");
+    EXPECT_STR(lr_match_query_value(m, 1), "b");
+    EXPECT_STR(lr_match_query_value(m, 2), "q");
+    EXPECT_STR(lr_match_query_name(m, 4), NULL);
+
+    EXPECT_INT(lr_match_to_json(m, &json), LR_OK);
+    EXPECT_CONTAINS(json, "\"params\":{\"id\":\"7\",\"tab\":\"b\",\"from\":\"push\",\"info\":{\"n\":\"体\"}}");
+    EXPECT_CONTAINS(json, "\"name\":\"product\"");
+    lr_string_free(json);
+    EXPECT_INT(lr_match_to_json(m, NULL), LR_EMISUSE);
+    lr_match_free(m);
+}
+
+static void test_bulk_add(void)
+{
+    lr_router *r;
+    size_t failed = 99, n;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    const char *patterns[] = {"app://a", "app://b/:x", "app://b/:y", "app://c"};
+    const char *targets[] = {"A", "B", "dup", "C"};
+    EXPECT_INT(lr_router_add_many(r, patterns, targets, 4, &failed), LR_ECONFLICT);
+    EXPECT_INT(failed, 2);
+    EXPECT_CONTAINS(lr_last_error(), "route 2:");
+    EXPECT_INT(lr_router_count(r, &n), LR_OK);
+    EXPECT_INT(n, 0); /* all or none */
+    EXPECT_INT(lr_router_add_many(r, patterns, targets, 2, &failed), LR_OK);
+    EXPECT_INT(lr_router_count(r, &n), LR_OK);
+    EXPECT_INT(n, 2);
+    EXPECT_INT(lr_router_clear(r), LR_OK);
+    EXPECT_INT(lr_router_count(r, &n), LR_OK);
+    EXPECT_INT(n, 0);
+    lr_router_free(r);
+}
+
+/* lr_last_error is per thread: a failure in another thread does not change this thread's message. */
+static void *fail_in_thread(void *arg)
+{
+    lr_router *r = arg;
+    lr_match *m;
+    lr_router_resolve(r, "not-a-url", &m);
+    return strstr(lr_last_error(), "not an absolute URL") ? NULL : (void *)1;
+}
+
+static void test_errors_are_per_thread(void)
+{
+    lr_router *r;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://a//", "X"), LR_EPATTERN);
+    pthread_t t;
+    void *result;
+    pthread_create(&t, NULL, fail_in_thread, r);
+    pthread_join(t, &result);
+    EXPECT_INT(result == NULL, 1);
+    EXPECT_CONTAINS(lr_last_error(), "empty segment");
+    lr_router_free(r);
+}
+
+/* Threads resolve while one adds and removes: stable routes always answer right, churned ones right or not at all. */
+struct shared {
+    lr_router *router;
+    int wrong;
+    pthread_mutex_t lock;
+};
+
+static void *reader(void *arg)
+{
+    struct shared *sh = arg;
+    char url[64];
+    for (int k = 0; k < 20000; k++) {
+        lr_match *m;
+        snprintf(url, sizeof url, "app://stable/%d/v%d", k % 50, k);
+        int rc = lr_router_resolve(sh->router, url, &m);
+        int ok = rc == LR_OK && strncmp(lr_match_target(m), "stable", 6) == 0;
+        if (rc == LR_OK) lr_match_free(m);
+        snprintf(url, sizeof url, "app://churn/%d", k % 100);
+        rc = lr_router_resolve(sh->router, url, &m);
+        if (rc == LR_OK) {
+            char want[32];
+            snprintf(want, sizeof want, "churn%d", k % 100);
+            ok = ok && strcmp(lr_match_target(m), want) == 0;
+            lr_match_free(m);
+        } else {
+            ok = ok && rc == LR_NOMATCH;
+        }
+        if (!ok) {
+            pthread_mutex_lock(&sh->lock);
+            sh->wrong++;
+            pthread_mutex_unlock(&sh->lock);
+        }
+    }
+    return NULL;
+}
+
+static void *writer(void *arg)
+{
+    struct shared *sh = arg;
+    char pattern[64], target[32];
+    for (int round = 0; round < 20; round++)
+        for (int i = 0; i < 100; i++) {
+            snprintf(pattern, sizeof pattern, "app://churn/%d", i);
+            snprintf(target, sizeof target, "churn%d", i);
+            if (lr_router_add(sh->router, pattern, target) != LR_OK || lr_router_remove(sh->router, pattern) != LR_OK) {
+                pthread_mutex_lock(&sh->lock);
+                sh->wrong++;
+                pthread_mutex_unlock(&sh->lock);
+            }
+        }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    struct shared sh = {NULL, 0, PTHREAD_MUTEX_INITIALIZER};
+    EXPECT_INT(lr_router_new(&sh.router), LR_OK);
+    char pattern[64];
+    for (int i = 0; i < 50; i++) {
+        snprintf(pattern, sizeof pattern, "app://stable/%d/:id", i);
+        EXPECT_INT(lr_router_add(sh.router, pattern, "stable"), LR_OK);
+    }
+    pthread_t threads[4];
+    pthread_create(&threads[0], NULL, writer, &sh);
+    for (int i = 1; i < 4; i++) pthread_create(&threads[i], NULL, reader, &sh);
+    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    EXPECT_INT(sh.wrong, 0);
+    size_t n;
+    EXPECT_INT(lr_router_count(sh.router, &n), LR_OK);
+    EXPECT_INT(n, 50);
+    lr_router_free(sh.router);
+}
+
+int main(void)
+{
+    test_version_and_codes();
+    test_null_safety();
+    test_status_codes();
+    test_match_accessors_and_ownership();
+    test_bulk_add();
+    test_errors_are_per_thread();
+    test_threads();
+    if (failures) {
+        fprintf(stderr, "test_abi: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_abi: all passed\n");
+    return 0;
+}
