@@ -1,0 +1,99 @@
+# LinkRouter: build, test, install, demo.
+#
+#   make              the library (build/lib/liblinkrouter.so), the CLI (build/bin/linkrouter), the C examples
+#   make demo         resolve real-looking deep links and web links through the library
+#   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, Python
+#   make install      PREFIX=/usr/local: library, header, linkrouter.pc, CLI
+#
+# Every target installs what is missing first (scripts/deps.sh: libpcre2-dev, pkg-config).
+
+PREFIX  ?= /usr/local
+SWIFT   ?= swift
+CC      ?= cc
+PYTHON  ?= python3
+BUILD   := build
+VERSION := $(shell sed -n 's/^\#define LR_VERSION_STRING "\(.*\)"/\1/p' Include/linkrouter.h)
+
+# A self-contained .so: the Swift runtime linked in statically, so it needs only libc and libpcre2-8.
+RELEASE := -c release -Xswiftc -static-stdlib
+CFLAGS  ?= -O2
+C_WARN  := -std=c99 -Wall -Wextra -Werror -pedantic
+C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
+
+EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
+C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
+
+.PHONY: all deps lib examples demo test test-swift test-c test-examples test-exports test-python \
+        install uninstall clean
+
+all: lib examples
+
+deps:
+	@bash scripts/deps.sh
+
+# One SwiftPM build makes the library and the CLI; copies go to build/ so everything else has fixed paths.
+lib: deps
+	$(SWIFT) build $(RELEASE)
+	@mkdir -p $(BUILD)/lib $(BUILD)/bin
+	cp "$$($(SWIFT) build $(RELEASE) --show-bin-path)/liblinkrouter.so" $(BUILD)/lib/liblinkrouter.so
+	cp "$$($(SWIFT) build $(RELEASE) --show-bin-path)/linkrouter-cli" $(BUILD)/bin/linkrouter
+	@mkdir -p $(BUILD)/examples
+	cp "$$($(SWIFT) build $(RELEASE) --show-bin-path)/swift-example" $(BUILD)/examples/swift-example
+
+examples: $(EXAMPLES)
+
+$(BUILD)/examples/%: examples/c/%.c examples/c/check.h Include/linkrouter.h $(BUILD)/lib/liblinkrouter.so
+	@mkdir -p $(BUILD)/examples
+	$(CC) $(C_WARN) $(CFLAGS) -IInclude $< -o $@ $(C_LINK)
+
+$(BUILD)/tests/%: Tests/C/%.c Include/linkrouter.h $(BUILD)/lib/liblinkrouter.so
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(C_WARN) -D_POSIX_C_SOURCE=200809L $(CFLAGS) -IInclude $< -o $@ $(C_LINK) -lpthread
+
+$(BUILD)/lib/liblinkrouter.so: lib
+
+demo: all
+	@$(BUILD)/examples/demo
+
+test: all test-swift test-c test-examples test-exports test-python
+	@echo "make test: all passed"
+
+test-swift: deps
+	$(SWIFT) test
+
+test-c: $(C_TESTS)
+	@for t in $(C_TESTS); do echo "== $$t"; $$t || exit 1; done
+
+# Each example runs, and its output must equal its .expected file.
+test-examples: $(EXAMPLES) lib
+	@for e in $(EXAMPLES) $(BUILD)/examples/swift-example; do \
+	    name=$$(basename $$e); \
+	    expected=$$(ls examples/*/$$name.expected); \
+	    echo "== $$e"; \
+	    $$e > $(BUILD)/examples/$$name.out 2>&1 || { cat $(BUILD)/examples/$$name.out; exit 1; }; \
+	    diff -u $$expected $(BUILD)/examples/$$name.out || exit 1; \
+	done
+
+test-exports: lib
+	bash scripts/check-exports.sh $(BUILD)/lib/liblinkrouter.so Include/linkrouter.h
+
+test-python: lib
+	@if [ -d bindings/python/tests ]; then \
+	    $(PYTHON) -m pytest --version >/dev/null 2>&1 || $(PYTHON) -m pip install -q pytest; \
+	    LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) $(PYTHON) -m pytest -q bindings/python/tests; \
+	else echo "== no Python tests yet"; fi
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/lib/liblinkrouter.so $(DESTDIR)$(PREFIX)/lib/liblinkrouter.so
+	install -m 644 Include/linkrouter.h $(DESTDIR)$(PREFIX)/include/linkrouter.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' linkrouter.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/linkrouter.pc
+	install -m 755 $(BUILD)/bin/linkrouter $(DESTDIR)$(PREFIX)/bin/linkrouter
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/liblinkrouter.so $(DESTDIR)$(PREFIX)/include/linkrouter.h \
+	      $(DESTDIR)$(PREFIX)/lib/pkgconfig/linkrouter.pc $(DESTDIR)$(PREFIX)/bin/linkrouter
+
+clean:
+	rm -rf $(BUILD) .build

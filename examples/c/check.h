@@ -1,0 +1,20 @@
+/* check.h -- the error handling shared by the examples: stop at the first failing call and say why. */
+#ifndef LINKROUTER_EXAMPLE_CHECK_H
+#define LINKROUTER_EXAMPLE_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "linkrouter.h"
+
+/* Negative codes are errors; LR_OK and LR_NOMATCH are outcomes the caller handles. */
+#define CHECK(call)                                                                      \
+    do {                                                                                 \
+        int check_rc_ = (call);                                                          \
+        if (check_rc_ < 0) {                                                             \
+            fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,   \
+                    lr_errstr(check_rc_), lr_last_error());                              \
+            exit(1);                                                                     \
+        }                                                                                \
+    } while (0)
+
+#endif
