@@ -19,10 +19,11 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev", "pkg-config"])]
         ),
+        .systemLibrary(name: "CLinkRouter"),
         .target(name: "LinkRouter", dependencies: ["CPCRE2"]),
         .target(
             name: "LinkRouterC",
-            dependencies: ["LinkRouter"],
+            dependencies: ["LinkRouter", "CLinkRouter"],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(root)/Sources/LinkRouterC/exports.map"])]
         ),

@@ -215,6 +215,79 @@ int lr_match_to_json(const lr_match *m, char **out);
 void lr_match_free(lr_match *m);
 
 /* ------------------------------------------------------------------------------------------------------------
+ * Zero-allocation lookups. The caller provides every byte of memory; nothing is allocated while resolving.
+ *
+ *     lr_result res;
+ *     lr_param_ref params[16];
+ *     char scratch[LR_SCRATCH_SIZE(512)];
+ *     int rc = lr_router_resolve_into(r, url, strlen(url), &res, params, 16, scratch, sizeof scratch);
+ *     if (rc == LR_OK)
+ *         for (size_t i = 0; i < res.param_count; i++)
+ *             printf("%.*s = %.*s\n", (int)params[i].name_len, params[i].name,
+ *                                     (int)params[i].value_len, params[i].value);
+ *
+ * Values point into `url` when nothing needed decoding, else into `scratch`: keep both alive while using them.
+ * target and pattern are borrowed from the router's table and stay valid until this thread's next call into the
+ * library (any function), whatever other threads change meanwhile.
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* A name and a value, as pointer and length; not NUL-terminated. */
+typedef struct lr_param_ref {
+    const char *name;
+    size_t      name_len;
+    const char *value;
+    size_t      value_len;
+} lr_param_ref;
+
+/* What lr_router_resolve_into reports. */
+typedef struct lr_result {
+    const char *target;            /* the route's target (NUL-terminated) */
+    size_t      target_len;
+    const char *pattern;           /* the route's pattern (NUL-terminated) */
+    size_t      pattern_len;
+    const char *routed;            /* the URL that was matched: `url` itself, or the rewritten URL in scratch */
+    size_t      routed_len;
+    uint32_t    route_id;          /* the route's id: its insertion number in this router, never reused */
+    uint32_t    rewritten;         /* 1 when a rewrite rule fired */
+    size_t      path_param_count;  /* params[0 .. path_param_count): the path parameters in pattern order */
+    size_t      param_count;       /* params[path_param_count .. param_count): the query pairs in order, except
+                                      keys a path parameter takes; when a key repeats, the last one wins */
+    size_t      needed_params;     /* after LR_ELIMIT for want of room: a params capacity that suffices */
+    size_t      needed_scratch;    /*                                     a scratch size that suffices */
+} lr_result;
+
+/* Scratch enough for a URL of `url_len` bytes when no rewrite rule fires (a rule's output needs more). */
+#define LR_SCRATCH_SIZE(url_len) (3 * (size_t)(url_len) + 64)
+
+/* Resolves url[0 .. url_len) (no NUL needed) into the caller's memory.
+ *   LR_OK        *res and params[0 .. res->param_count) are filled
+ *   LR_NOMATCH   no route matches
+ *   LR_ELIMIT    either a limit was hit (as lr_router_resolve), or params_cap or scratch_cap was too small:
+ *                then res->needed_params and res->needed_scratch say what suffices; call again
+ *   LR_EINVAL, LR_EMISUSE as lr_router_resolve (res may not be NULL; params and scratch may be NULL with
+ *                a zero capacity) */
+int lr_router_resolve_into(lr_router *r, const char *url, size_t url_len, lr_result *res,
+                           lr_param_ref *params, size_t params_cap, char *scratch, size_t scratch_cap);
+
+/* The value of parameter `name` in a result, with the precedence of lr_router_resolve (path, then the last
+   query pair of that name); its length in *value_len (when not NULL). NULL when absent. */
+const char *lr_result_get(const lr_result *res, const lr_param_ref *params, const char *name, size_t *value_len);
+
+/* Resolves url[0 .. url_len) into one packed buffer, for bindings that read a byte buffer faster than structures
+ * (Python's ctypes reads it with struct.unpack_from). The layout, all integers little-endian uint32:
+ *     word 0  bytes used                  word 4  path parameter count P
+ *     word 1  route id                    word 5  query pair count Q (every pair, repeated keys included)
+ *     word 2  flags: 1 rewritten,         word 6  string count S = 10 + 2P + 2Q
+ *             2 has a name, 4 metadata    word 3, word 7  reserved (0)
+ *   then S (offset, length) pairs of words, offsets from the start of `buf`, for the strings, in this order:
+ *     target, pattern, name, metadata, routed URL, scheme (lower-cased), host (lower-cased), port, path, fragment,
+ *     the P parameter names, the P parameter values, then each query pair as key, value;
+ *   then the strings' bytes: UTF-8, not NUL-terminated.
+ * Returns LR_OK, LR_NOMATCH, an error as lr_router_resolve, or LR_ELIMIT with *needed > cap when `buf` is too
+ * small (call again with *needed bytes). *needed (when not NULL) is always set on LR_OK and LR_ELIMIT. */
+int lr_router_resolve_packed(lr_router *r, const char *url, size_t url_len, void *buf, size_t cap, size_t *needed);
+
+/* ------------------------------------------------------------------------------------------------------------
  * Rewrite rules (FFRouter's rewrite engine, on PCRE2). Rewriting runs before matching, once.
  *
  * A rule is (match, target): `match` is a PCRE2 regex (UTF mode, JIT-compiled), `target` a template. Rules

@@ -6,7 +6,7 @@ package struct QueryPair: BitwiseCopyable {
 
 /// Query strings: split on `&`, then on the first `=`; a bare `k` gives `""`; empty pieces are skipped;
 /// keys and values are percent-decoded, `+` stays `+`.
-enum Query {
+package enum Query {
     /// How many pairs `parse` will produce.
     static func pairCount(_ query: ByteSpan) -> Int {
         guard let p = query.start else { return 0 }

@@ -46,7 +46,10 @@ struct TableStore {
     var maxParams = 0
     var liveRoutes = 0
     var deadRoutes = 0
+    /// Each route's id: its insertion number, never reused by this router (compaction and clearing keep it).
     var nextSequence = 0
+
+    init(nextSequence: Int = 0) { self.nextSequence = nextSequence }
 
     // MARK: Literal children
 
@@ -138,14 +141,15 @@ struct TableStore {
     }
 
     /// Adds a route; a pattern matching exactly the URLs of an existing one is a conflict naming it.
-    mutating func insert(_ spec: RouteSpec, _ pattern: Pattern) throws(RouterError) {
+    /// `sequence` keeps a route's id when the store is rebuilt.
+    mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil) throws(RouterError) {
         guard let node = walk(pattern, create: true) else { return }
         let existing = terminal(node, catchAll: pattern.hasCatchAll)
         if existing >= 0, let other = blob(existing) {
             throw RouterError(.conflict, "pattern '\(spec.pattern)' conflicts with existing route '\(other.pattern.string)': "
                 + "both match exactly the same URLs")
         }
-        let blob = RouteBlob.make(spec, pattern: pattern, sequence: nextSequence, in: &arena)
+        let blob = RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
         let id = Int32(routes.append(RouteSlot(blob: blob.base, node: node)))
         if pattern.hasCatchAll {
             nodes[Int(node)].catchAllRoute = id
@@ -156,7 +160,7 @@ struct TableStore {
         maxDepth = max(maxDepth, depth)
         maxParams = max(maxParams, pattern.paramNames.count)
         liveRoutes += 1
-        nextSequence += 1
+        if sequence == nil { nextSequence += 1 }
     }
 
     /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals).
@@ -185,7 +189,7 @@ struct TableStore {
 
     /// Rebuilds the store from its live routes, dropping what removals left behind.
     private mutating func compact() {
-        var fresh = TableStore()
+        var fresh = TableStore(nextSequence: nextSequence)
         var unlimited = Limits()
         unlimited.maxSegments = Int.max
         for blob in liveBlobs() {
@@ -193,7 +197,7 @@ struct TableStore {
                                  name: blob.name?.string, metadata: blob.metadata?.string)
             // Each pattern parsed and inserted once before, so neither step can fail now.
             guard let pattern = try? Pattern.parse(spec.pattern, limits: unlimited) else { continue }
-            try? fresh.insert(spec, pattern)
+            try? fresh.insert(spec, pattern, sequence: blob.sequence)
         }
         self = fresh
     }
@@ -225,6 +229,9 @@ package final class RouteTable: @unchecked Sendable {
     }
 
     static let empty = RouteTable(TableStore())
+
+    /// An empty table whose routes get ids after this one's (so ids are never reused).
+    var cleared: RouteTable { RouteTable(TableStore(nextSequence: store.nextSequence)) }
 
     package var count: Int { store.liveRoutes }
 

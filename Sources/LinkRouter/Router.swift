@@ -121,7 +121,7 @@ public final class Router: Sendable {
 
     /// Removes every route (rewrite rules stay).
     public func removeAll() {
-        try? update { $0.with(table: .empty) }
+        try? update { $0.with(table: $0.table.cleared) }
     }
 
     /// The routes, in the order they were added.

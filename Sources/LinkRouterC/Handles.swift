@@ -1,3 +1,4 @@
+import CLinkRouter
 import LinkRouter
 
 #if canImport(Glibc)
@@ -47,6 +48,35 @@ func releaseRouterHandle(_ handle: UnsafeMutableRawPointer) {
 func bytes(_ s: CString?, _ what: StaticString, _ function: StaticString) throws(RouterError) -> ByteSpan {
     guard let s else { throw RouterError(.misuse, "\(function): \(what) is NULL") }
     return s.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(s)) }
+}
+
+/// `length` bytes of a C argument (no NUL needed); NULL is misuse unless the length is 0.
+func bytes(_ s: CString?, length: Int, _ what: StaticString, _ function: StaticString) throws(RouterError) -> ByteSpan {
+    guard length >= 0 else { throw RouterError(.misuse, "\(function): \(what) length is out of range") }
+    guard let s else {
+        if length == 0 { return .empty }
+        throw RouterError(.misuse, "\(function): \(what) is NULL")
+    }
+    return s.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: length) }
+}
+
+/// A span from the table, the URL or scratch, as a C pointer ("" when empty).
+func cString(_ span: ByteSpan) -> CString {
+    guard let start = span.start else { return emptyCString }
+    return UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+}
+
+/// The caller's `lr_param_ref` array seen as `QueryPair`s, which have the same layout: two (pointer, length)
+/// pairs. Checked, not assumed: a layout that differs is refused rather than misread.
+func paramPairs(_ params: UnsafeMutablePointer<lr_param_ref>?, _ function: StaticString) throws(RouterError)
+    -> UnsafeMutablePointer<QueryPair>? {
+    guard let params else { return nil }
+    guard MemoryLayout<QueryPair>.size == MemoryLayout<lr_param_ref>.size,
+          MemoryLayout<QueryPair>.stride == MemoryLayout<lr_param_ref>.stride,
+          MemoryLayout<QueryPair>.offset(of: \QueryPair.value) == MemoryLayout<lr_param_ref>.offset(of: \lr_param_ref.value),
+          MemoryLayout<ByteSpan>.offset(of: \ByteSpan.count) == MemoryLayout<lr_param_ref>.offset(of: \lr_param_ref.name_len)
+    else { throw RouterError(.misuse, "\(function): lr_param_ref layout differs from this build's") }
+    return UnsafeMutableRawPointer(params).assumingMemoryBound(to: QueryPair.self)
 }
 
 /// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL.

@@ -285,6 +285,101 @@ static void test_bulk_add(void)
     lr_router_free(r);
 }
 
+static uint32_t word(const unsigned char *buf, size_t i)
+{
+    const unsigned char *p = buf + 4 * i;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* String k of a packed result, copied into `out` (NUL-terminated) for comparison. */
+static const char *packed_string(const unsigned char *buf, size_t k, char *out, size_t cap)
+{
+    uint32_t off = word(buf, 8 + 2 * k), len = word(buf, 8 + 2 * k + 1);
+    if (len >= cap) len = (uint32_t)cap - 1;
+    memcpy(out, buf + off, len);
+    out[len] = 0;
+    return out;
+}
+
+static void test_zero_allocation_and_packed(void)
+{
+    lr_router *r;
+    lr_result res;
+    lr_param_ref params[8];
+    char scratch[LR_SCRATCH_SIZE(128)];
+    size_t len;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://user/:id/:tab", "User"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://files/*path", "Files"), LR_OK);
+
+    const char *url = "app://user/%E4%BD%93/posts?id=7&q=a+b&q=%41&flag";
+    EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), &res, params, 8, scratch, sizeof scratch), LR_OK);
+    EXPECT_STR(res.target, "User");
+    EXPECT_INT(res.target_len, 4);
+    EXPECT_STR(res.pattern, "app://user/:id/:tab");
+    EXPECT_INT(res.routed == url, 1);
+    EXPECT_INT(res.rewritten, 0);
+    EXPECT_INT(res.path_param_count, 2);
+    EXPECT_INT(res.param_count, 5); /* id, tab, then q, q, flag (the query's id is taken by the path) */
+    EXPECT_INT(params[0].name_len == 2 && memcmp(params[0].name, "id", 2) == 0, 1);
+    EXPECT_INT(params[0].value_len == 3 && memcmp(params[0].value, "体", 3) == 0, 1);
+    EXPECT_INT(params[1].value == url + 21, 1); /* "posts": no decoding, so a pointer into the URL */
+    EXPECT_INT(params[2].value_len == 3 && memcmp(params[2].value, "a+b", 3) == 0, 1);
+    EXPECT_INT(params[3].value_len == 1 && params[3].value[0] == 'A', 1);
+    EXPECT_INT(params[4].name_len == 4 && params[4].value_len == 0, 1);
+    EXPECT_INT(lr_result_get(&res, params, "id", &len) == params[0].value, 1);
+    EXPECT_INT(lr_result_get(&res, params, "q", &len) == params[3].value, 1); /* the last q wins */
+    EXPECT_INT(len, 1);
+    EXPECT_INT(lr_result_get(&res, params, "nope", &len) == NULL, 1);
+
+    /* Not NUL-terminated input: only url_len bytes are read. */
+    EXPECT_INT(lr_router_resolve_into(r, "app://files/a/bXXXX", 15, &res, params, 8, scratch, sizeof scratch), LR_OK);
+    EXPECT_INT(params[0].value_len == 3 && memcmp(params[0].value, "a/b", 3) == 0, 1);
+
+    /* Too little room: LR_ELIMIT with the sizes that suffice, then a retry works. */
+    EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), &res, params, 2, scratch, sizeof scratch), LR_ELIMIT);
+    EXPECT_INT(res.needed_params, 6);
+    EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), &res, params, 8, scratch, 10), LR_ELIMIT);
+    EXPECT_INT(res.needed_scratch >= LR_SCRATCH_SIZE(strlen(url)), 1);
+    EXPECT_INT(lr_router_resolve_into(r, "app://none", 10, &res, params, 8, scratch, sizeof scratch), LR_NOMATCH);
+    EXPECT_INT(lr_router_resolve_into(r, "nourl", 5, &res, params, 8, scratch, sizeof scratch), LR_EINVAL);
+    EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), NULL, params, 8, scratch, sizeof scratch), LR_EMISUSE);
+    EXPECT_INT(lr_router_resolve_into(r, NULL, 3, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
+
+    /* Rewritten URLs live in scratch. */
+    EXPECT_INT(lr_router_add_rewrite(r, "^old://(\\w+)", "app://files/$1/x"), LR_OK);
+    EXPECT_INT(lr_router_resolve_into(r, "old://doc", 9, &res, params, 8, scratch, sizeof scratch), LR_OK);
+    EXPECT_INT(res.rewritten, 1);
+    EXPECT_INT(res.routed_len == 17 && memcmp(res.routed, "app://files/doc/x", 17) == 0, 1);
+
+    /* Packed */
+    unsigned char buf[512];
+    char s[64];
+    size_t needed = 0;
+    EXPECT_INT(lr_router_resolve_packed(r, url, strlen(url), buf, sizeof buf, &needed), LR_OK);
+    EXPECT_INT(word(buf, 0), needed);
+    EXPECT_INT(word(buf, 2), 0);               /* flags */
+    EXPECT_INT(word(buf, 4), 2);               /* P */
+    EXPECT_INT(word(buf, 5), 4);               /* Q: every pair */
+    EXPECT_INT(word(buf, 6), 10 + 4 + 8);      /* S */
+    EXPECT_STR(packed_string(buf, 0, s, sizeof s), "User");
+    EXPECT_STR(packed_string(buf, 1, s, sizeof s), "app://user/:id/:tab");
+    EXPECT_STR(packed_string(buf, 5, s, sizeof s), "app");
+    EXPECT_STR(packed_string(buf, 6, s, sizeof s), "user");
+    EXPECT_STR(packed_string(buf, 10, s, sizeof s), "id");
+    EXPECT_STR(packed_string(buf, 12, s, sizeof s), "体");
+    EXPECT_STR(packed_string(buf, 14, s, sizeof s), "id");   /* first query key */
+    EXPECT_STR(packed_string(buf, 15, s, sizeof s), "7");
+    EXPECT_STR(packed_string(buf, 19, s, sizeof s), "A");
+    EXPECT_INT(lr_router_resolve_packed(r, url, strlen(url), buf, 20, &needed), LR_ELIMIT);
+    EXPECT_INT(needed > 20, 1);
+    EXPECT_INT(lr_router_resolve_packed(r, "app://none", 10, buf, sizeof buf, &needed), LR_NOMATCH);
+    EXPECT_INT(lr_router_resolve_packed(r, "old://doc", 9, buf, sizeof buf, &needed), LR_OK);
+    EXPECT_INT(word(buf, 2), 1);
+    EXPECT_STR(packed_string(buf, 4, s, sizeof s), "app://files/doc/x");
+    lr_router_free(r);
+}
+
 /* lr_last_error is per thread: a failure in another thread does not change this thread's message. */
 static void *fail_in_thread(void *arg)
 {
@@ -388,6 +483,7 @@ int main(void)
     test_status_codes();
     test_match_accessors_and_ownership();
     test_bulk_add();
+    test_zero_allocation_and_packed();
     test_errors_are_per_thread();
     test_threads();
     if (failures) {

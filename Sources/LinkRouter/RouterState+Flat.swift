@@ -1,0 +1,146 @@
+/// Resolving into caller memory: the zero-allocation lookup of the C ABI and the packed result of bindings.
+
+/// The outcome of `resolveFlat`: where things are in the caller's memory.
+package enum FlatOutcome {
+    /// `params[0..<pathCount]` are the path parameters, `params[pathCount..<count]` the query pairs that no
+    /// path parameter takes, in order.
+    case matched(blob: RouteBlob, routed: ByteSpan, rewritten: Bool, pathCount: Int, count: Int)
+    case noMatch
+    /// Too little room: a scratch size and a params capacity that suffice.
+    case needsMemory(scratch: Int, params: Int)
+}
+
+extension RouterState {
+    /// Resolves `url` using only the caller's memory: decoded bytes (and a rewritten URL) in `scratch`,
+    /// parameter names and values in `params`, as spans into the URL, `scratch` or the table.
+    package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
+                             capacity: Int) throws(RouterError) -> FlatOutcome {
+        let valueCount = table.maxParams + 1
+        return try withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: valueCount) { values throws(RouterError) -> FlatOutcome in
+            var memory = ResolveMemory(scratch: scratch, values: values.baseAddress, valueCapacity: valueCount,
+                                       pairs: nil, pairCapacity: 0)
+            defer { scratch = memory.scratch }
+            switch try resolve(url, query: false, memory: &memory) {
+            case .noMatch:
+                return .noMatch
+            case let .needsMemory(scratchSize, _, _):
+                return .needsMemory(scratch: scratchSize, params: 0)
+            case .matched(let r):
+                let pathCount = r.blob.paramCount
+                let query = r.parts.query(in: r.routed)
+                let pairCount = Query.pairCount(query)
+                if pairCount > limits.maxParams {
+                    throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
+                }
+                guard let params, capacity >= pathCount + pairCount else {
+                    return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
+                }
+                for i in 0..<pathCount {
+                    params[i] = QueryPair(key: r.blob.paramName(i), value: r.values[i])
+                }
+                let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
+                // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
+                var count = pathCount
+                for k in pathCount..<(pathCount + parsed) {
+                    let key = params[k].key
+                    var taken = false
+                    for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
+                    if !taken {
+                        params[count] = params[k]
+                        count += 1
+                    }
+                }
+                return .matched(blob: r.blob, routed: r.routed, rewritten: r.wasRewritten, pathCount: pathCount, count: count)
+            }
+        }
+    }
+
+    /// Resolves `url` into one packed buffer (the layout is documented with lr_router_resolve_packed in
+    /// Include/linkrouter.h). Returns false for no match; `out.overflowed` tells the caller to retry with
+    /// `out.count` bytes.
+    package func resolvePacked(_ url: ByteSpan, into out: inout ByteWriter) throws(RouterError) -> Bool {
+        try withResolution(url, query: true) { resolution -> Bool in
+            guard let r = resolution else { return false }
+            Packed.write(r, into: &out)
+            return true
+        }
+    }
+}
+
+/// The packed result: a header of little-endian u32 words, a table of (offset, length) words, then the bytes.
+enum Packed {
+    static let headerWords = 8
+    static let fixedStrings = 10  // target pattern name metadata routed scheme host port path fragment
+
+    static func write(_ r: Resolution, into out: inout ByteWriter) {
+        let blob = r.blob
+        let p = blob.paramCount
+        let q = r.pairs.count
+        let strings = fixedStrings + 2 * p + 2 * q
+        let tableStart = headerWords * 4
+        var cursor = tableStart + strings * 8  // where the next string's bytes go
+
+        var flags: UInt32 = r.wasRewritten ? 1 : 0
+        if blob.name != nil { flags |= 2 }
+        if blob.metadata != nil { flags |= 4 }
+
+        let start = out.count
+        word(0, &out)  // the total size, stored at the end
+        word(UInt32(truncatingIfNeeded: blob.sequence), &out)
+        word(flags, &out)
+        word(0, &out)
+        word(UInt32(truncatingIfNeeded: p), &out)
+        word(UInt32(truncatingIfNeeded: q), &out)
+        word(UInt32(truncatingIfNeeded: strings), &out)
+        word(0, &out)
+        // String i of the table, in the documented order.
+        func string(_ i: Int) -> ByteSpan {
+            switch i {
+            case 0: return blob.target
+            case 1: return blob.pattern
+            case 2: return blob.name ?? .empty
+            case 3: return blob.metadata ?? .empty
+            case 4: return r.routed
+            case 5: return r.parts.scheme(in: r.routed)
+            case 6: return r.parts.host(in: r.routed)
+            case 7: return r.parts.port(in: r.routed)
+            case 8: return r.parts.path(in: r.routed)
+            case 9: return r.parts.fragment(in: r.routed)
+            default:
+                let k = i - fixedStrings
+                if k < p { return blob.paramName(k) }
+                if k < 2 * p { return r.values[k - p] }
+                let pair = r.pairs[(k - 2 * p) / 2]
+                return (k - 2 * p) % 2 == 0 ? pair.key : pair.value
+            }
+        }
+        // The table first (offsets follow from the lengths), then the bytes in the same order.
+        for i in 0..<strings {
+            let length = string(i).count
+            word(UInt32(truncatingIfNeeded: cursor), &out)
+            word(UInt32(truncatingIfNeeded: length), &out)
+            cursor += length
+        }
+        for i in 0..<strings {
+            let s = string(i)
+            if i == 5 || i == 6, let b = s.start {  // scheme and host, lower-cased
+                for k in 0..<s.count { out.append(ASCII.lowercased(b[k])) }
+            } else {
+                out.append(s)
+            }
+        }
+        // Word 0: the total size, now known.
+        if !out.overflowed, let base = out.base {
+            UnsafeMutableRawPointer(base + start).storeBytes(of: UInt32(truncatingIfNeeded: out.count - start).littleEndian,
+                                                            as: UInt32.self)
+        }
+    }
+
+    @inline(__always) static func word(_ w: UInt32, _ out: inout ByteWriter) {
+        let le = w.littleEndian
+        out.append(UInt8(truncatingIfNeeded: le))
+        out.append(UInt8(truncatingIfNeeded: le >> 8))
+        out.append(UInt8(truncatingIfNeeded: le >> 16))
+        out.append(UInt8(truncatingIfNeeded: le >> 24))
+    }
+}

@@ -1,0 +1,85 @@
+import CLinkRouter
+import LinkRouter
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Exports: the zero-allocation lookup and the packed result (Include/linkrouter.h, "Zero-allocation lookups").
+
+@c(lr_router_resolve_into)
+public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: Int, _ res: UnsafeMutablePointer<lr_result>?,
+                                   _ params: UnsafeMutablePointer<lr_param_ref>?, _ paramsCap: Int,
+                                   _ scratch: UnsafeMutablePointer<CChar>?, _ scratchCap: Int) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_resolve_into"
+        let router = try router(r, f)
+        guard let res else { throw RouterError(.misuse, "\(f): res is NULL") }
+        res.pointee = lr_result()
+        let url = try bytes(url, length: urlLength, "url", f)
+        guard paramsCap >= 0, scratchCap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
+        let pairs = try paramPairs(params, f)
+        var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
+                                capacity: scratchCap)
+        return try router.withState { state throws(RouterError) -> Int32 in
+            switch try state.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
+            case .noMatch:
+                return 1
+            case let .needsMemory(scratchSize, paramCount):
+                res.pointee.needed_scratch = max(scratchSize, writer.count)
+                res.pointee.needed_params = paramCount
+                throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
+                    + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
+            case let .matched(blob, routed, rewritten, pathCount, count):
+                res.pointee.target = cString(blob.target)
+                res.pointee.target_len = blob.target.count
+                res.pointee.pattern = cString(blob.pattern)
+                res.pointee.pattern_len = blob.pattern.count
+                res.pointee.routed = cString(routed)
+                res.pointee.routed_len = routed.count
+                res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)
+                res.pointee.rewritten = rewritten ? 1 : 0
+                res.pointee.path_param_count = pathCount
+                res.pointee.param_count = count
+                return 0
+            }
+        }
+    }
+}
+
+@c(lr_result_get)
+public func lr_result_get(_ res: UnsafePointer<lr_result>?, _ params: UnsafePointer<lr_param_ref>?, _ name: CString?,
+                          _ valueLength: UnsafeMutablePointer<Int>?) -> CString? {
+    guard let res, let params, let name else { return nil }
+    let key = name.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(name)) }
+    func matches(_ i: Int) -> Bool {
+        let p = params[i]
+        return p.name_len == key.count && memcmp(p.name, name, key.count) == 0
+    }
+    let path = res.pointee.path_param_count, count = res.pointee.param_count
+    let found = (0..<path).first(where: matches) ?? (path..<count).reversed().first(where: matches)
+    guard let i = found else { return nil }
+    valueLength?.pointee = params[i].value_len
+    return params[i].value
+}
+
+@c(lr_router_resolve_packed)
+public func lr_router_resolve_packed(_ r: Handle?, _ url: CString?, _ urlLength: Int, _ buf: UnsafeMutableRawPointer?,
+                                     _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
+    guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_resolve_packed"
+        let router = try router(r, f)
+        let url = try bytes(url, length: urlLength, "url", f)
+        guard cap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
+        var out = ByteWriter(base: buf?.assumingMemoryBound(to: UInt8.self), capacity: cap)
+        let matched = try router.withState { state throws(RouterError) in try state.resolvePacked(url, into: &out) }
+        guard matched else { return 1 }
+        needed?.pointee = out.count
+        if out.overflowed {
+            throw RouterError(.limit, "\(f): buffer of \(cap) bytes too small: need \(out.count)")
+        }
+        return 0
+    }
+}
