@@ -142,6 +142,116 @@ func hashBytes(_ p: UnsafePointer<UInt8>?, _ n: Int, lowercase: Bool = false) ->
     return UInt32(truncatingIfNeeded: h ^ (h &>> 29))
 }
 
+// MARK: - Word-at-a-time scanning and key digests
+
+/// 0x80 in each byte of `w` that equals `byte`, 0 elsewhere (exact: no false positives).
+@inline(__always) func matchMask(_ w: UInt64, _ byte: UInt8) -> UInt64 {
+    let x = w ^ (UInt64(byte) &* 0x0101_0101_0101_0101)
+    let t = (x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F
+    return ~(t | x | 0x7F7F_7F7F_7F7F_7F7F)
+}
+
+/// The bytes `i ..< min(i + 8, to)` of `p`, little-endian and zero-padded, with one load: the last partial
+/// word is read as the eight bytes that end at `to` (when the text is that long) and shifted down. Zero
+/// padding never matches a delimiter, so scanners need no byte-by-byte tail.
+@inline(__always) func wordAt(_ p: UnsafePointer<UInt8>, _ i: Int, _ to: Int) -> UInt64 {
+    if i &+ 8 <= to { return UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) }
+    let r = to &- i
+    if to >= 8 { return UnsafeRawPointer(p + to - 8).loadUnaligned(as: UInt64.self) &>> UInt64((8 &- r) &* 8) }
+    return loadWord(p + i, r)
+}
+
+/// The low `n` bytes of a word (n in 0...8).
+@inline(__always) func lowBytes(_ w: UInt64, _ n: Int) -> UInt64 {
+    n >= 8 ? w : w & ((1 &<< UInt64(n &* 8)) &- 1)
+}
+
+/// The first `n` (≤ 8) bytes at `p`, little-endian and zero-padded, read with one 8-byte load when the
+/// memory around `p` allows it: `before` bytes may be read before `p`, `after` bytes from `p` on (≥ n).
+@inline(__always)
+func loadHead(_ p: UnsafePointer<UInt8>, _ n: Int, before: Int, after: Int) -> UInt64 {
+    if after >= 8 { return lowBytes(UnsafeRawPointer(p).loadUnaligned(as: UInt64.self), n) }
+    if n > 0 && before &+ n >= 8 {
+        return UnsafeRawPointer(p + n - 8).loadUnaligned(as: UInt64.self) &>> UInt64((8 &- n) &* 8)
+    }
+    return loadWord(p, n)
+}
+
+/// What the trie compares keys by: a hash of all the bytes and the first eight of them.
+/// The matcher and the table builder must agree on it, so both call `digest`.
+struct KeyDigest {
+    var hash: UInt32
+    /// The first ≤ 8 bytes, zero-padded (lower-cased when folding): the whole key when it is that short.
+    var head: UInt64
+}
+
+@inline(__always) func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
+    let m = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+    return m ^ (m &>> 29)
+}
+
+@inline(__always) func finish(_ h: UInt64) -> UInt32 {
+    let m = (h ^ (h &>> 32)) &* 0xC4CE_B9FE_1A85_EC53
+    return UInt32(truncatingIfNeeded: m ^ (m &>> 29))
+}
+
+/// Digest of `p[0..<n]`, ASCII-lower-cased when `fold`. `before`/`after` say how much memory around `p`
+/// may be read (see `loadHead`); pass 0 and `n` when unsure: the result is the same, only slower.
+@inline(__always)
+func digest(_ p: UnsafePointer<UInt8>?, _ n: Int, fold: Bool, before: Int = 0, after: Int = -1) -> KeyDigest {
+    guard let p, n > 0 else { return KeyDigest(hash: finish(0x9E37_79B9_7F4A_7C15), head: 0) }
+    var head = loadHead(p, n, before: before, after: after < 0 ? n : after)
+    if fold { head = lowercasedWord(head) }
+    var h = mix(0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n), head)
+    var i = 8
+    while i &+ 8 <= n {
+        var w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+        if fold { w = lowercasedWord(w) }
+        h = mix(h, w)
+        i &+= 8
+    }
+    if i < n {  // the last 1...7 bytes, read as the word that ends the key (it starts inside the key)
+        var w = UnsafeRawPointer(p + n - 8).loadUnaligned(as: UInt64.self) &>> UInt64((8 &- (n &- i)) &* 8)
+        if fold { w = lowercasedWord(w) }
+        h = mix(h, w)
+    }
+    return KeyDigest(hash: finish(h), head: head)
+}
+
+/// Whether bytes 8..<n of two keys whose first eight bytes are known equal are equal (`fold`: `a` folded).
+@inline(__always)
+func tailsEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ n: Int, fold: Bool) -> Bool {
+    guard n > 8 else { return true }
+    guard let a, let b else { return false }
+    var i = 8
+    while i &+ 8 <= n {
+        var w = UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+        if fold { w = lowercasedWord(w) }
+        if w != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
+        i &+= 8
+    }
+    if i < n {
+        var w = UnsafeRawPointer(a + n - 8).loadUnaligned(as: UInt64.self)
+        if fold { w = lowercasedWord(w) }
+        return w == UnsafeRawPointer(b + n - 8).loadUnaligned(as: UInt64.self)
+    }
+    return true
+}
+
+/// Index of the first of `c1`, `c2`, `c3` in `p[from..<to]`, or `to`; eight bytes per step.
+/// `p` is the start of the text: the last partial word may be read from before `from` (see `wordAt`).
+@inline(__always)
+func firstIndex(of c1: UInt8, _ c2: UInt8, _ c3: UInt8, in p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int {
+    var i = from
+    while i < to {
+        let w = wordAt(p, i, to)
+        let m = matchMask(w, c1) | matchMask(w, c2) | matchMask(w, c3)
+        if m != 0 { return i &+ (m.trailingZeroBitCount &>> 3) }
+        i &+= 8
+    }
+    return to
+}
+
 /// Whether `url[0..<n]`, ASCII-lower-cased, equals the already lower-case `key`.
 @inline(__always)
 func equalsLowercased(_ url: UnsafePointer<UInt8>?, _ key: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
@@ -159,11 +269,35 @@ func equalsLowercased(_ url: UnsafePointer<UInt8>?, _ key: UnsafePointer<UInt8>?
 @inline(__always) func contains(_ p: UnsafePointer<UInt8>?, _ n: Int, _ byte: UInt8) -> Bool {
     guard let p else { return false }
     var i = 0
+    while i &+ 8 <= n {
+        if matchMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self), byte) != 0 { return true }
+        i &+= 8
+    }
     while i < n {
         if p[i] == byte { return true }
         i &+= 1
     }
     return false
+}
+
+/// The end of the segment that starts at `from` (the next "/", or `to`), and whether it holds a "%";
+/// eight bytes per step.
+@inline(__always)
+func segmentEnd(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> (end: Int, hasPercent: Bool) {
+    var i = from
+    var percent = false
+    while i < to {
+        let w = wordAt(p, i, to)
+        let slash = matchMask(w, ASCII.slash)
+        let pct = matchMask(w, ASCII.percent)
+        if slash != 0 {
+            let below = (slash & (0 &- slash)) &- 1  // the bits below the first slash
+            return (i &+ (slash.trailingZeroBitCount &>> 3), percent || pct & below != 0)
+        }
+        percent = percent || pct != 0
+        i &+= 8
+    }
+    return (to, percent)
 }
 
 // MARK: - UTF-8

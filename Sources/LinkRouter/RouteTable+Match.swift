@@ -1,220 +1,406 @@
-/// Lookup: turn a URL into its match sequence and walk the trie, literal before `:param` before `*`,
-/// backtracking when a branch dead-ends.
+/// Lookup: walk the trie over a URL's match sequence, literal before `:param` before `*`, backtracking when a
+/// branch dead-ends.
+///
+/// Three ways in, cheapest first:
+/// 1. A URL written canonically (a plain lower-case host, no `%`, no `//`, no trailing `/`) holds its static
+///    key, "host/a/b", as one run of bytes: one digest and one probe of the static table find an all-literal
+///    route, which is always the best match (the first path the precedence order explores).
+/// 2. A greedy descent takes the first choice at every level (literal, else `:param`, else `*`), scanning
+///    segments as it goes and hashing only those it looks up. That is the first path the full search explores,
+///    so a route found this way is the answer.
+/// 3. Only when the greedy descent dead-ends does the full depth-first search run, with backtracking, over
+///    elements it finds, decodes and hashes on demand.
 
-/// One element of a URL's match sequence (its host, or a path segment), decoded for comparison.
+/// One element of a URL's match sequence (its host, or a path segment), as the full search sees it.
 struct SequenceElement: BitwiseCopyable {
-    var key: UnsafePointer<UInt8>?  // decoded bytes: in the URL when nothing needed decoding, else in scratch
-    var keyLength: Int
-    var hash: UInt32
-    var rawStart: Int32  // where the element is written in the URL (for the catch-all)
+    var rawStart: Int32  // where the element is written in the URL
     var rawEnd: Int32
+    var key: UnsafePointer<UInt8>?  // decoded bytes: the raw bytes in the URL when nothing needed decoding
+    var keyLength: Int32
+    var digested: Bool
+    var hasPercent: Bool
+    var hash: UInt32
+    var head: UInt64
+}
+
+/// What a `:param` took: the element as written in the URL (decoded when the route is known).
+struct Capture: BitwiseCopyable {
+    var start: Int32
+    var end: Int32
 }
 
 extension RouteTable {
     /// Matches `url` (already rewritten, parsed into `parts`) and returns the route, writing the values of its
-    /// parameters (path order, catch-all last) to `values`, which has room for `maxParams`.
-    /// Decoded bytes go to `scratch`; 3 × the URL's length always suffices.
+    /// parameters (path order, catch-all last) to `values`, which has room for `maxParams + 1`.
+    /// Decoded bytes go to `scratch`; 5 × the URL's length + 64 always suffices.
     @inline(__always)
-    package func match(_ url: ByteSpan, _ parts: URLParts, scratch: inout ByteWriter,
+    /// (`parts` is `inout` only so that it is passed by address, not copied: the walk reads a few fields.)
+    package func match(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
                        values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
-        let capacity = maxDepth &+ 1
+        let capacity = maxDepth &+ 2
         return withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: capacity) { elements in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: capacity) { captures in
-                guard let e = elements.baseAddress, let c = captures.baseAddress else { return nil }
-                var walk = TrieWalk(table: self, elements: e, captures: c)
-                return walk.run(url, parts, capacity: capacity, scratch: &scratch, values: values)
+            withUnsafeTemporaryAllocation(of: Capture.self, capacity: capacity) { captures in
+                guard let e = elements.baseAddress, let c = captures.baseAddress, let p = url.start else { return nil }
+                let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts, elements: e, captures: c)
+                var state = WalkState(scanAt: parts.pathStart)
+                return walk.run(&state, scratch: &scratch, values: values)
             }
         }
     }
 }
 
-/// The state of one lookup. Lives on the stack; reads the snapshot through raw chunk pointers.
+/// What a lookup changes as it goes; kept apart from `TrieWalk`, which is immutable and so passed by
+/// reference (a mutating method calling a non-mutating one would copy the whole walk).
+struct WalkState {
+    /// The full search's elements found so far, and where the search for the next one resumes.
+    var found = 0
+    var scanAt: Int
+    var captureCount = 0
+    /// Where the catch-all's value starts in the URL (-1: it took no element), and whether at the host.
+    var catchAllStart = -1
+    var catchAllFromHost = false
+    /// "host:port", made on first use (length -1 until then).
+    var hostPortKey: UnsafePointer<UInt8>? = nil
+    var hostPortLength = -1
+    var hostPortDigest = KeyDigest(hash: 0, head: 0)
+
+    init(scanAt: Int) { self.scanAt = scanAt }
+}
+
+/// One lookup over a table snapshot: the table's raw readers and what the walk needs of the URL.
 struct TrieWalk {
     let nodes: ChunkReader<TrieNode>
     let edges: ChunkReader<Edge>
     let routes: ChunkReader<RouteSlot>
+    let statics: ChunkReader<StaticSlot>
     let edgeBits: Int
     let edgeMask: Int
-    let elements: UnsafeMutablePointer<SequenceElement>
-    let captures: UnsafeMutablePointer<Int32>
-    var count = 0
-    var captureCount = 0
-    var catchAllStart = 0
+    let staticBits: Int
+    let staticLengths: UInt64
+    let p: UnsafePointer<UInt8>
+    let urlCount: Int
+    // The parts of the URL the walk reads (copied: the whole URLParts is too big to carry around).
+    let schemeEnd: Int
+    let hostStart: Int, hostEnd: Int, portStart: Int, portEnd: Int
+    let pathStart: Int, pathEnd: Int
     /// Element 0 is the URL's host (compared case-insensitively); else the first path segment.
-    var hostFirst = false
-    /// "host:port", tried before the bare host for patterns that name a port.
-    var hostWithPort = SequenceElement(key: nil, keyLength: 0, hash: 0, rawStart: 0, rawEnd: 0)
-    var hasHostWithPort = false
+    let hostFirst: Bool
+    let hasPort: Bool
+    let hostHasPercent: Bool
+    /// The authority is a plain lower-case host: "host/path" may be a static key as written (if the path is
+    /// canonical too, which the static probe checks only when the length filter lets the URL through).
+    let staticEligible: Bool
+    let elements: UnsafeMutablePointer<SequenceElement>
+    let captures: UnsafeMutablePointer<Capture>
 
-    init(table: RouteTable, elements: UnsafeMutablePointer<SequenceElement>, captures: UnsafeMutablePointer<Int32>) {
+    init(table: RouteTable, url: UnsafePointer<UInt8>, count: Int, parts: inout URLParts,
+         elements: UnsafeMutablePointer<SequenceElement>, captures: UnsafeMutablePointer<Capture>) {
         nodes = table.nodes
         edges = table.edges
         routes = table.routes
+        statics = table.statics
         edgeBits = table.edgeBits
         edgeMask = (1 << table.edgeBits) &- 1
+        staticBits = table.staticBits
+        staticLengths = table.staticLengths
+        p = url
+        urlCount = count
+        schemeEnd = parts.schemeEnd
+        hostStart = parts.hostStart
+        hostEnd = parts.hostEnd
+        portStart = parts.portStart
+        portEnd = parts.portEnd
+        pathStart = parts.pathStart
+        pathEnd = parts.pathEnd
+        hostFirst = parts.hasAuthority && parts.hostEnd > parts.hostStart
+        hasPort = parts.portEnd > parts.portStart
+        hostHasPercent = parts.hostHasPercent
+        staticEligible = hostFirst && !parts.hostHasPercent && !parts.hostHasUppercase
+            && parts.hostStart == parts.authorityStart && parts.hostEnd == parts.authorityEnd
         self.elements = elements
         self.captures = captures
     }
 
+    // MARK: Keys
+
     @inline(__always)
-    func child(_ parent: Int32, _ key: UnsafePointer<UInt8>?, _ length: Int, _ hash: UInt32, folding: Bool) -> Int32 {
-        var i = edgeIndex(hash, parent, edgeBits)
+    func child(_ parent: Int32, _ key: UnsafePointer<UInt8>?, _ length: Int, _ d: KeyDigest, fold: Bool) -> Int32 {
+        let tag = edgeTag(parent, d.hash)
+        var i = slotIndex(tag, edgeBits)
         while true {
             let e = edges[i]
-            guard let stored = e.key else { return -1 }
-            if e.hash == hash && e.parent == parent && Int(e.keyLength) == length
-                && (folding ? equalsLowercased(key, stored, length) : bytesEqual(key, stored, length)) {
+            if e.tag == tag && Int(e.keyLength) == length && e.head == d.head && tailsEqual(key, e.key, length, fold: fold) {
                 return e.child
             }
+            if e.key == nil { return -1 }
             i = (i &+ 1) & edgeMask
         }
     }
 
-    /// A decoded element over `raw` (URL offsets `start..<end`); percent-decoded into `scratch` when needed.
+    /// The end of the path segment that starts at `start`, and whether it holds a "%".
     @inline(__always)
-    func element(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, folding: Bool,
-                 _ scratch: inout ByteWriter) -> SequenceElement {
-        var key = p + start
-        var length = end &- start
-        if contains(key, length, ASCII.percent), let dst = scratch.reserve(length) {
-            if let n = percentDecode(ByteSpan(start: key, count: length), into: dst) {
-                scratch.commit(n)
-                key = UnsafePointer(dst)
-                length = n
-            }
-        }
-        return SequenceElement(key: key, keyLength: length, hash: hashBytes(key, length, lowercase: folding),
-                               rawStart: Int32(truncatingIfNeeded: start), rawEnd: Int32(truncatingIfNeeded: end))
+    func segment(from start: Int) -> (end: Int, hasPercent: Bool) {
+        segmentEnd(p, from: start, to: pathEnd)
     }
 
-    mutating func run(_ url: ByteSpan, _ parts: URLParts, capacity: Int, scratch: inout ByteWriter,
-                      values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
-        guard let p = url.start else { return nil }
-
-        // The sequence: host (when non-empty), then non-empty path segments, at most `capacity` of them
-        // (one more than the deepest pattern, enough to know that a URL is longer than every pattern).
-        if parts.hasAuthority && parts.hostCount > 0 {
-            elements[0] = element(p, parts.hostStart, parts.hostEnd, folding: true, &scratch)
-            hostFirst = true
-            count = 1
-            if parts.hasPort {
-                hasHostWithPort = true
-                if elements[0].key == p + parts.hostStart {
-                    hostWithPort = element(p, parts.hostStart, parts.portEnd, folding: true, &scratch)
-                } else {  // decoded host: write "host:port" to scratch
-                    let mark = scratch.count
-                    scratch.append(ByteSpan(start: elements[0].key, count: elements[0].keyLength))
-                    scratch.append(ASCII.colon)
-                    scratch.append(parts.port(in: url))
-                    let s = scratch.span(from: mark)
-                    hostWithPort = SequenceElement(key: s.start, keyLength: s.count,
-                                                   hash: hashBytes(s.start, s.count, lowercase: true),
-                                                   rawStart: Int32(truncatingIfNeeded: parts.hostStart),
-                                                   rawEnd: Int32(truncatingIfNeeded: parts.hostEnd))
-                }
-            }
+    /// The literal child of `node` for the element written at `start ..< end`.
+    @inline(__always)
+    func literalChild(_ node: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
+                      _ scratch: inout ByteWriter) -> Int32 {
+        let n = end &- start
+        if hasPercent, let dst = scratch.reserve(n), let decoded = percentDecode(ByteSpan(start: p + start, count: n), into: dst) {
+            scratch.commit(decoded)
+            let key = UnsafePointer(dst)
+            return child(node, key, decoded, digest(key, decoded, fold: fold), fold: fold)
         }
-        var i = parts.pathStart
-        let end = parts.pathEnd
-        while i < end && count < capacity {
-            while i < end && p[i] == ASCII.slash { i &+= 1 }
-            let start = i
-            while i < end && p[i] != ASCII.slash { i &+= 1 }
-            if i > start {
-                elements[count] = element(p, start, i, folding: false, &scratch)
-                count &+= 1
-            }
-        }
+        return child(node, p + start, n, digest(p + start, n, fold: fold, before: start, after: urlCount &- start), fold: fold)
+    }
 
+    /// The literal child of `node` for "host:port", tried before the bare host for patterns naming a port.
+    /// The key is made once per lookup: in the URL itself unless the host needed decoding.
+    func hostWithPortChild(_ node: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
+        guard hostFirst && hasPort else { return -1 }
+        if w.hostPortLength < 0 {
+            let host = decodedSpan(hostStart, hostEnd, &scratch)
+            if host.start == p + hostStart {
+                w.hostPortKey = host.start
+                w.hostPortLength = portEnd &- hostStart
+            } else {
+                let mark = scratch.count
+                scratch.append(host)
+                scratch.append(ASCII.colon)
+                scratch.append(ByteSpan(start: p + portStart, count: portEnd &- portStart))
+                let s = scratch.span(from: mark)
+                w.hostPortKey = s.start
+                w.hostPortLength = s.count
+            }
+            w.hostPortDigest = digest(w.hostPortKey, w.hostPortLength, fold: true)
+        }
+        return child(node, w.hostPortKey, w.hostPortLength, w.hostPortDigest, fold: true)
+    }
+
+    /// `start ..< end` of the URL, percent-decoded into scratch when it has a `%` that decodes cleanly.
+    @inline(__always)
+    func decodedSpan(_ start: Int, _ end: Int, _ scratch: inout ByteWriter) -> ByteSpan {
+        let raw = ByteSpan(start: p + start, count: end &- start)
+        guard contains(raw.start, raw.count, ASCII.percent),
+              let dst = scratch.reserve(raw.count), let n = percentDecode(raw, into: dst) else { return raw }
+        scratch.commit(n)
+        return ByteSpan(start: UnsafePointer(dst), count: n)
+    }
+
+    /// The route of a canonically written URL from the static table, or -1.
+    @inline(__always)
+    func staticRoute(_ schemeNode: Int32) -> Int32 {
+        let length = pathEnd &- hostStart
+        guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0,
+              pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
+        let d = digest(p + hostStart, length, fold: false, before: hostStart, after: urlCount &- hostStart)
+        let tag = edgeTag(schemeNode, d.hash)
+        let mask = (1 << staticBits) &- 1
+        var i = slotIndex(tag, staticBits)
+        while true {
+            let s = statics[i]
+            guard let key = s.key else { return -1 }
+            if s.tag == tag && Int(s.length) == length && bytesEqual(p + hostStart, key, length) { return s.route }
+            i = (i &+ 1) & mask
+        }
+    }
+
+    // MARK: The search
+
+    func run(_ w: inout WalkState, scratch: inout ByteWriter, values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
         // Level 0: the scheme, then `*://`.
-        let scheme = parts.scheme(in: url)
         var route: Int32 = -1
         let root = nodes[0]
         if root.literalCount > 0 {
-            let c = child(0, scheme.start, scheme.count, hashBytes(scheme.start, scheme.count, lowercase: true),
-                          folding: true)
-            if c >= 0 { route = descend(c, 0) }
+            let d = digest(p, schemeEnd, fold: true, before: 0, after: urlCount)
+            let c = child(0, p, schemeEnd, d, fold: true)
+            if c >= 0 {
+                route = staticRoute(c)
+                if route < 0 { route = greedy(c, &w, &scratch) }
+                if route < 0 { route = descend(c, 0, &w, &scratch) }
+            }
         }
-        if route < 0 && root.paramChild >= 0 { route = descend(root.paramChild, 0) }
+        if route < 0 && root.paramChild >= 0 {
+            route = greedy(root.paramChild, &w, &scratch)
+            if route < 0 { route = descend(root.paramChild, 0, &w, &scratch) }
+        }
         guard route >= 0, let base = routes[Int(route)].blob else { return nil }
         let blob = RouteBlob(base: base)
-
-        for k in 0..<captureCount {
-            let e = elements[Int(captures[k])]
-            values[k] = ByteSpan(start: e.key, count: e.keyLength)
+        for k in 0..<w.captureCount {
+            values[k] = decodedSpan(Int(captures[k].start), Int(captures[k].end), &scratch)
         }
         if blob.isCatchAll {
-            values[captureCount] = rest(from: catchAllStart, url, parts, &scratch)
+            values[w.captureCount] = rest(w, &scratch)
         }
         return blob
     }
 
-    /// Depth-first search in precedence order; the first route found is the best one.
-    mutating func descend(_ node: Int32, _ i: Int) -> Int32 {
+    /// The first choice at every level: literal, else `:param`, else `*`. A route reached this way is the
+    /// answer of the full search; -1 means "search", with the captures cleared.
+    @inline(__always)
+    func greedy(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
+        var node = start
+        var next = pathStart  // where the next path segment is looked for
+        var atHost = hostFirst
+        while true {
+            let n = nodes[Int(node)]
+            let s: Int, e: Int, percent: Bool
+            if atHost {
+                (s, e, percent) = (hostStart, hostEnd, hostHasPercent)
+            } else {
+                var k = next
+                while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
+                if k >= pathEnd {  // the sequence ends here
+                    if n.route >= 0 { return n.route }
+                    if n.catchAllRoute >= 0 {
+                        w.catchAllStart = -1
+                        return n.catchAllRoute
+                    }
+                    break
+                }
+                s = k
+                (e, percent) = segment(from: k)
+                next = e
+            }
+            let host = atHost
+            atHost = false
+            if n.literalCount > 0 {
+                var c: Int32 = -1
+                if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
+                if c < 0 { c = literalChild(node, s, e, hasPercent: percent, fold: host, &scratch) }
+                if c >= 0 {
+                    node = c
+                    continue
+                }
+            }
+            if n.paramChild >= 0 {
+                captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
+                w.captureCount &+= 1
+                node = n.paramChild
+                continue
+            }
+            if n.catchAllRoute >= 0 {
+                w.catchAllStart = s
+                w.catchAllFromHost = host
+                return n.catchAllRoute
+            }
+            break
+        }
+        w.captureCount = 0
+        return -1
+    }
+
+    /// Whether the full search's element `i` exists (finding the elements before it first).
+    @inline(__always)
+    func has(_ i: Int, _ w: inout WalkState) -> Bool {
+        if w.found == 0 && hostFirst {
+            elements[0] = SequenceElement(rawStart: Int32(truncatingIfNeeded: hostStart), rawEnd: Int32(truncatingIfNeeded: hostEnd),
+                                          key: nil, keyLength: 0, digested: false, hasPercent: hostHasPercent, hash: 0, head: 0)
+            w.found = 1
+        }
+        while w.found <= i {
+            var start = w.scanAt
+            while start < pathEnd && p[start] == ASCII.slash { start &+= 1 }
+            guard start < pathEnd else {
+                w.scanAt = start
+                return false
+            }
+            let (end, percent) = segment(from: start)
+            elements[w.found] = SequenceElement(rawStart: Int32(truncatingIfNeeded: start), rawEnd: Int32(truncatingIfNeeded: end),
+                                              key: nil, keyLength: 0, digested: false, hasPercent: percent, hash: 0, head: 0)
+            w.found &+= 1
+            w.scanAt = end
+        }
+        return true
+    }
+
+    /// The full search's literal lookup for element `i`, decoding and hashing it once.
+    func literalChild(_ node: Int32, element i: Int, _ scratch: inout ByteWriter) -> Int32 {
+        let fold = i == 0 && hostFirst
+        if !elements[i].digested {
+            let start = Int(elements[i].rawStart), end = Int(elements[i].rawEnd)
+            let key = elements[i].hasPercent ? decodedSpan(start, end, &scratch) : ByteSpan(start: p + start, count: end &- start)
+            let d = key.start == p + start ? digest(key.start, key.count, fold: fold, before: start, after: urlCount &- start)
+                : digest(key.start, key.count, fold: fold)
+            elements[i].key = key.start
+            elements[i].keyLength = Int32(truncatingIfNeeded: key.count)
+            elements[i].hash = d.hash
+            elements[i].head = d.head
+            elements[i].digested = true
+        }
+        return child(node, elements[i].key, Int(elements[i].keyLength),
+                     KeyDigest(hash: elements[i].hash, head: elements[i].head), fold: fold)
+    }
+
+    /// Depth-first search in precedence order, with backtracking; the first route found is the best one.
+    func descend(_ node: Int32, _ i: Int, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
         let n = nodes[Int(node)]
-        if i == count {
+        guard has(i, &w) else {
             if n.route >= 0 { return n.route }
             if n.catchAllRoute >= 0 {
-                catchAllStart = i
+                w.catchAllStart = -1
                 return n.catchAllRoute
             }
             return -1
         }
         if n.literalCount > 0 {
-            if i == 0 && hasHostWithPort {
-                let c = child(node, hostWithPort.key, hostWithPort.keyLength, hostWithPort.hash, folding: true)
+            if i == 0 {
+                let c = hostWithPortChild(node, &w, &scratch)
                 if c >= 0 {
-                    let r = descend(c, 1)
+                    let r = descend(c, 1, &w, &scratch)
                     if r >= 0 { return r }
                 }
             }
-            let e = elements[i]
-            let c = child(node, e.key, e.keyLength, e.hash, folding: i == 0 && hostFirst)
+            let c = literalChild(node, element: i, &scratch)
             if c >= 0 {
-                let r = descend(c, i &+ 1)
+                let r = descend(c, i &+ 1, &w, &scratch)
                 if r >= 0 { return r }
             }
         }
         if n.paramChild >= 0 {
-            captures[captureCount] = Int32(truncatingIfNeeded: i)
-            captureCount &+= 1
-            let r = descend(n.paramChild, i &+ 1)
+            captures[w.captureCount] = Capture(start: elements[i].rawStart, end: elements[i].rawEnd)
+            w.captureCount &+= 1
+            let r = descend(n.paramChild, i &+ 1, &w, &scratch)
             if r >= 0 { return r }
-            captureCount &-= 1
+            w.captureCount &-= 1
         }
         if n.catchAllRoute >= 0 {
-            catchAllStart = i
+            w.catchAllStart = Int(elements[i].rawStart)
+            w.catchAllFromHost = i == 0 && hostFirst
             return n.catchAllRoute
         }
         return -1
     }
 
-    /// The catch-all's value: the elements from `first` on, as written, joined with "/" (empty ones dropped).
-    func rest(from first: Int, _ url: ByteSpan, _ parts: URLParts, _ scratch: inout ByteWriter) -> ByteSpan {
-        guard first < count, let p = url.start else { return .empty }
-        let start = Int(elements[first].rawStart)
-        let fromHost = first == 0 && hostFirst
+    /// The catch-all's value: the elements from `catchAllStart` on, as written, joined with "/" (empty ones
+    /// dropped).
+    func rest(_ w: WalkState, _ scratch: inout ByteWriter) -> ByteSpan {
+        guard w.catchAllStart >= 0 else { return .empty }
+        let start = w.catchAllStart, end = pathEnd
+        let fromHost = w.catchAllFromHost
         if !fromHost {
             // Usually a plain substring of the path: no "//" inside and no trailing "/".
-            var clean = p[parts.pathEnd &- 1] != ASCII.slash
+            var clean = p[end &- 1] != ASCII.slash
             var k = start
-            while clean && k &+ 1 < parts.pathEnd {
+            while clean && k &+ 1 < end {
                 if p[k] == ASCII.slash && p[k &+ 1] == ASCII.slash { clean = false }
                 k &+= 1
             }
-            if clean { return ByteSpan(start: p + start, count: parts.pathEnd &- start) }
+            if clean { return ByteSpan(start: p + start, count: end &- start) }
         }
         let mark = scratch.count
         var first = true
         if fromHost {
-            scratch.append(parts.host(in: url))
+            scratch.append(ByteSpan(start: p + hostStart, count: hostEnd &- hostStart))
             first = false
         }
-        var i = fromHost ? parts.pathStart : start
-        while i < parts.pathEnd {
-            while i < parts.pathEnd && p[i] == ASCII.slash { i &+= 1 }
+        var i = fromHost ? pathStart : start
+        while i < end {
+            while i < end && p[i] == ASCII.slash { i &+= 1 }
             let s = i
-            while i < parts.pathEnd && p[i] != ASCII.slash { i &+= 1 }
+            while i < end && p[i] != ASCII.slash { i &+= 1 }
             if i > s {
                 if !first { scratch.append(ASCII.slash) }
                 scratch.append(ByteSpan(start: p + s, count: i &- s))

@@ -12,12 +12,25 @@ struct TrieNode: BitwiseCopyable {
     var literalCount: Int32 = 0
 }
 
+/// A literal child in the edge table. `tag` = parent << 32 | hash, so one compare checks both; `head` holds the
+/// key's first eight bytes, so keys of up to eight bytes (most path segments) compare in one more instruction.
 struct Edge: BitwiseCopyable {
+    var tag: UInt64 = 0
+    var head: UInt64 = 0
     var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
     var keyLength: Int32 = 0
-    var hash: UInt32 = 0
-    var parent: Int32 = -1
     var child: Int32 = -1
+}
+
+/// A route whose every segment is a literal, by the hash of its host and path ("host/a/b"): a URL written
+/// canonically (a plain lower-case host, no `%`, no `//`, no trailing `/`) holds exactly these bytes, so it
+/// finds the route with one probe. Such a match is always the best one: it is the first path the
+/// precedence order explores.
+struct StaticSlot: BitwiseCopyable {
+    var tag: UInt64 = 0  // scheme node << 32 | hash
+    var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
+    var length: Int32 = 0
+    var route: Int32 = -1  // -1 with a key: a removed route (the slot keeps probe chains intact)
 }
 
 struct RouteSlot: BitwiseCopyable {
@@ -25,10 +38,13 @@ struct RouteSlot: BitwiseCopyable {
     var node: Int32
 }
 
-/// Fibonacci hashing of (parent, key hash) to a slot of a table of 2^bits slots.
-@inline(__always) func edgeIndex(_ hash: UInt32, _ parent: Int32, _ bits: Int) -> Int {
-    let x = (UInt64(UInt32(bitPattern: parent)) &<< 32 | UInt64(hash)) &* 0x9E37_79B9_7F4A_7C15
-    return Int(truncatingIfNeeded: x &>> UInt64(64 &- bits))
+@inline(__always) func edgeTag(_ parent: Int32, _ hash: UInt32) -> UInt64 {
+    UInt64(UInt32(bitPattern: parent)) &<< 32 | UInt64(hash)
+}
+
+/// Fibonacci hashing of a tag to a slot of a table of 2^bits slots.
+@inline(__always) func slotIndex(_ tag: UInt64, _ bits: Int) -> Int {
+    Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- bits))
 }
 
 /// The mutable side of a table: a value that starts as a copy of a snapshot's storage (sharing its chunks)
@@ -38,6 +54,11 @@ struct TableStore {
     var edges = ChunkedArray<Edge>(shift: 9, fill: Edge(), count: 16)
     var edgeBits = 4
     var edgeCount = 0
+    var statics = ChunkedArray<StaticSlot>(shift: 9, fill: StaticSlot(), count: 16)
+    var staticBits = 4
+    var staticUsed = 0  // slots with a key, removed ones included
+    /// Bit `length % 64` is set for the length of every static key: a cheap first filter for URLs.
+    var staticLengths: UInt64 = 0
     var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
     var arena = ByteArena()
     /// Most elements (host and segments) any pattern consumes before its catch-all.
@@ -55,14 +76,15 @@ struct TableStore {
 
     func findLiteral(_ parent: Int32, _ key: [UInt8]) -> Int32 {
         key.withUnsafeBufferPointer { k in
-            let hash = hashBytes(k.baseAddress, k.count)
+            let d = digest(k.baseAddress, k.count, fold: false)
+            let tag = edgeTag(parent, d.hash)
             let mask = (1 << edgeBits) - 1
-            var i = edgeIndex(hash, parent, edgeBits)
+            var i = slotIndex(tag, edgeBits)
             while true {
                 let e = edges[i]
-                guard let stored = e.key else { return -1 }
-                if e.hash == hash && e.parent == parent && Int(e.keyLength) == k.count
-                    && bytesEqual(stored, k.baseAddress, k.count) { return e.child }
+                guard e.key != nil else { return -1 }
+                if e.tag == tag && Int(e.keyLength) == k.count && e.head == d.head
+                    && tailsEqual(k.baseAddress, e.key, k.count, fold: false) { return e.child }
                 i = (i + 1) & mask
             }
         }
@@ -70,7 +92,7 @@ struct TableStore {
 
     private mutating func insertEdge(_ edge: Edge) {
         let mask = (1 << edgeBits) - 1
-        var i = edgeIndex(edge.hash, edge.parent, edgeBits)
+        var i = slotIndex(edge.tag, edgeBits)
         while edges[i].key != nil { i = (i + 1) & mask }
         edges[i] = edge
     }
@@ -81,8 +103,8 @@ struct TableStore {
         if (edgeCount + 1) * 2 > (1 << edgeBits) { growEdges() }
         let child = Int32(nodes.append(TrieNode()))
         let stored = key.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
-        insertEdge(Edge(key: stored, keyLength: Int32(key.count), hash: hashBytes(stored, key.count),
-                        parent: parent, child: child))
+        let d = digest(stored, key.count, fold: false)
+        insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(key.count), child: child))
         edgeCount += 1
         nodes[Int(parent)].literalCount += 1
         return child
@@ -97,6 +119,74 @@ struct TableStore {
         for i in 0..<oldSize where old[i].key != nil { insertEdge(old[i]) }
     }
 
+    // MARK: Static routes
+
+    /// The static key of an all-literal pattern (host bytes, then "/seg/seg"), or nil when it has none: a
+    /// `*` scheme, a parameter, no host, or a literal that a canonical URL cannot spell as it is.
+    static func staticKey(_ pattern: Pattern) -> (host: [UInt8], path: [UInt8])? {
+        guard pattern.scheme != nil, case .literal(let host)? = pattern.segments.first else { return nil }
+        var path: [UInt8] = []
+        for (i, segment) in pattern.segments.enumerated() {
+            guard case .literal(let bytes) = segment else { return nil }
+            let refused: [UInt8] = i == 0 ? [ASCII.slash, ASCII.percent, ASCII.colon, ASCII.at] : [ASCII.slash, ASCII.percent]
+            if bytes.contains(where: refused.contains) { return nil }
+            if i > 0 {
+                path.append(ASCII.slash)
+                path += bytes
+            }
+        }
+        return (host, path)
+    }
+
+    /// The slot of a static key, or of the empty slot where it would go.
+    private func staticSlot(_ tag: UInt64, _ key: [UInt8]) -> Int {
+        let mask = (1 << staticBits) - 1
+        var i = slotIndex(tag, staticBits)
+        while true {
+            let s = statics[i]
+            guard let stored = s.key else { return i }
+            if s.tag == tag && Int(s.length) == key.count
+                && key.withUnsafeBufferPointer({ bytesEqual($0.baseAddress, stored, key.count) }) { return i }
+            i = (i + 1) & mask
+        }
+    }
+
+    private mutating func setStatic(_ schemeNode: Int32, _ key: (host: [UInt8], path: [UInt8]), route: Int32) {
+        let bytes = key.host + key.path
+        let tag = edgeTag(schemeNode, bytes.withUnsafeBufferPointer { digest($0.baseAddress, $0.count, fold: false).hash })
+        let i = staticSlot(tag, bytes)
+        if statics[i].key != nil {
+            statics[i].route = route
+            return
+        }
+        guard route >= 0 else { return }
+        if (staticUsed + 1) * 2 > (1 << staticBits) {
+            growStatics()
+            setStatic(schemeNode, key, route: route)
+            return
+        }
+        let stored = bytes.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+        statics[i] = StaticSlot(tag: tag, key: stored, length: Int32(bytes.count), route: route)
+        staticUsed += 1
+        staticLengths |= 1 << UInt64(bytes.count & 63)
+    }
+
+    /// Doubles the static table, dropping removed routes' slots.
+    private mutating func growStatics() {
+        let old = statics
+        let oldSize = 1 << staticBits
+        staticBits += 1
+        statics = ChunkedArray(shift: 9, fill: StaticSlot(), count: 1 << staticBits)
+        staticUsed = 0
+        let mask = (1 << staticBits) - 1
+        for k in 0..<oldSize where old[k].key != nil && old[k].route >= 0 {
+            var i = slotIndex(old[k].tag, staticBits)
+            while statics[i].key != nil { i = (i + 1) & mask }
+            statics[i] = old[k]
+            staticUsed += 1
+        }
+    }
+
     mutating func paramChild(_ parent: Int32) -> Int32 {
         let existing = nodes[Int(parent)].paramChild
         if existing >= 0 { return existing }
@@ -108,7 +198,7 @@ struct TableStore {
     // MARK: Routes
 
     /// The node a pattern ends at, creating the path when `create`; nil when absent and not creating.
-    private mutating func walk(_ pattern: Pattern, create: Bool) -> Int32? {
+    private mutating func walk(_ pattern: Pattern, create: Bool) -> (scheme: Int32, end: Int32)? {
         var node: Int32 = 0
         func step(_ next: Int32) -> Bool {
             node = next
@@ -119,6 +209,7 @@ struct TableStore {
         } else {
             guard step(create ? paramChild(node) : nodes[Int(node)].paramChild) else { return nil }
         }
+        let scheme = node
         for segment in pattern.segments {
             switch segment {
             case .literal(let key):
@@ -129,7 +220,7 @@ struct TableStore {
                 break
             }
         }
-        return node
+        return (scheme, node)
     }
 
     private func terminal(_ node: Int32, catchAll: Bool) -> Int32 {
@@ -143,7 +234,7 @@ struct TableStore {
     /// Adds a route; a pattern matching exactly the URLs of an existing one is a conflict naming it.
     /// `sequence` keeps a route's id when the store is rebuilt.
     mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil) throws(RouterError) {
-        guard let node = walk(pattern, create: true) else { return }
+        guard let (scheme, node) = walk(pattern, create: true) else { return }
         let existing = terminal(node, catchAll: pattern.hasCatchAll)
         if existing >= 0, let other = blob(existing) {
             throw RouterError(.conflict, "pattern '\(spec.pattern)' conflicts with existing route '\(other.pattern.string)': "
@@ -155,6 +246,7 @@ struct TableStore {
             nodes[Int(node)].catchAllRoute = id
         } else {
             nodes[Int(node)].route = id
+            if let key = TableStore.staticKey(pattern) { setStatic(scheme, key, route: id) }
         }
         let depth = pattern.segments.count - (pattern.hasCatchAll ? 1 : 0)
         maxDepth = max(maxDepth, depth)
@@ -165,7 +257,7 @@ struct TableStore {
 
     /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals).
     mutating func remove(_ pattern: Pattern) throws(RouterError) {
-        guard let node = walk(pattern, create: false) else {
+        guard let (scheme, node) = walk(pattern, create: false) else {
             throw .notFound("no route matches the URLs of pattern '\(pattern.text)'")
         }
         let id = terminal(node, catchAll: pattern.hasCatchAll)
@@ -174,6 +266,7 @@ struct TableStore {
             nodes[Int(node)].catchAllRoute = -1
         } else {
             nodes[Int(node)].route = -1
+            if let key = TableStore.staticKey(pattern) { setStatic(scheme, key, route: -1) }
         }
         routes[Int(id)].blob = nil
         liveRoutes -= 1
@@ -208,22 +301,30 @@ package final class RouteTable: @unchecked Sendable {
     // SAFETY: every field is written in init and never again; the storage it points to is frozen (see
     // FrozenChunks and ByteArena), so concurrent reads are safe.
     let store: TableStore
-    private let frozen: (FrozenChunks<TrieNode>, FrozenChunks<Edge>, FrozenChunks<RouteSlot>, [AnyObject])
+    private let frozen: (FrozenChunks<TrieNode>, FrozenChunks<Edge>, FrozenChunks<RouteSlot>, FrozenChunks<StaticSlot>,
+                         [AnyObject])
     let nodes: ChunkReader<TrieNode>
     let edges: ChunkReader<Edge>
     let routes: ChunkReader<RouteSlot>
+    let statics: ChunkReader<StaticSlot>
     let edgeBits: Int
+    let staticBits: Int
+    /// Bit `length % 64` set for each static key's length (0: no static routes, the probe is skipped).
+    let staticLengths: UInt64
     let maxDepth: Int
     package let maxParams: Int
 
     init(_ store: TableStore) {
         self.store = store
-        let n = store.nodes.freeze(), e = store.edges.freeze(), r = store.routes.freeze()
-        frozen = (n, e, r, store.arena.owners)
+        let n = store.nodes.freeze(), e = store.edges.freeze(), r = store.routes.freeze(), st = store.statics.freeze()
+        frozen = (n, e, r, st, store.arena.owners)
         nodes = n.reader
         edges = e.reader
         routes = r.reader
+        statics = st.reader
         edgeBits = store.edgeBits
+        staticBits = store.staticBits
+        staticLengths = store.staticUsed > 0 ? store.staticLengths : 0
         maxDepth = store.maxDepth
         maxParams = store.maxParams
     }
@@ -238,6 +339,7 @@ package final class RouteTable: @unchecked Sendable {
     /// Bytes held by this snapshot's storage (nodes, edge table, route slots, arena).
     package var memoryBytes: Int {
         store.nodes.count * MemoryLayout<TrieNode>.stride + (1 << store.edgeBits) * MemoryLayout<Edge>.stride
+            + (1 << store.staticBits) * MemoryLayout<StaticSlot>.stride
             + store.routes.count * MemoryLayout<RouteSlot>.stride + store.arena.totalBytes
     }
 

@@ -189,6 +189,21 @@ public final class Router: Sendable {
         }
     }
 
+    /// The zero-allocation lookup (`RouterState.resolveFlat`) on the current snapshot. Non-generic, so that
+    /// callers in other modules (the C ABI) run specialized code. The spans into the table stay valid while
+    /// this thread's snapshot cache holds the snapshot: until its next call on any router.
+    package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
+                             capacity: Int) throws(RouterError) -> FlatOutcome {
+        try withState { state throws(RouterError) in
+            try state.resolveFlat(url, scratch: &scratch, params: params, capacity: capacity)
+        }
+    }
+
+    /// The packed lookup (`RouterState.resolvePacked`) on the current snapshot.
+    package func resolvePacked(_ url: ByteSpan, into out: inout ByteWriter) throws(RouterError) -> Bool {
+        try withState { state throws(RouterError) in try state.resolvePacked(url, into: &out) }
+    }
+
     // MARK: Rewrite rules
 
     /// Adds a rewrite rule (SPEC §5): `match` is a PCRE2 regex, `target` a template. A rule whose `match`

@@ -16,8 +16,9 @@ extension RouterState {
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int) throws(RouterError) -> FlatOutcome {
         let valueCount = table.maxParams + 1
-        return try withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: valueCount) { values throws(RouterError) -> FlatOutcome in
-            var memory = ResolveMemory(scratch: scratch, values: values.baseAddress, valueCapacity: valueCount,
+        return try withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: valueCount) { buffer throws(RouterError) -> FlatOutcome in
+            guard let values = buffer.baseAddress else { return .noMatch }
+            var memory = ResolveMemory(scratch: scratch, values: values, valueCapacity: valueCount,
                                        pairs: nil, pairCapacity: 0)
             defer { scratch = memory.scratch }
             switch try resolve(url, query: false, memory: &memory) {
@@ -25,9 +26,9 @@ extension RouterState {
                 return .noMatch
             case let .needsMemory(scratchSize, _, _):
                 return .needsMemory(scratch: scratchSize, params: 0)
-            case .matched(let r):
-                let pathCount = r.blob.paramCount
-                let query = r.parts.query(in: r.routed)
+            case .matched(let blob):
+                let pathCount = blob.paramCount
+                let query = memory.parts.query(in: memory.routed)
                 let pairCount = Query.pairCount(query)
                 if pairCount > limits.maxParams {
                     throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
@@ -36,7 +37,7 @@ extension RouterState {
                     return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
                 }
                 for i in 0..<pathCount {
-                    params[i] = QueryPair(key: r.blob.paramName(i), value: r.values[i])
+                    params[i] = QueryPair(key: blob.paramName(i), value: values[i])
                 }
                 let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
                 // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
@@ -50,7 +51,9 @@ extension RouterState {
                         count += 1
                     }
                 }
-                return .matched(blob: r.blob, routed: r.routed, rewritten: r.wasRewritten, pathCount: pathCount, count: count)
+                let routed = memory.routed
+                return .matched(blob: blob, routed: routed, rewritten: routed.start != url.start, pathCount: pathCount,
+                                count: count)
             }
         }
     }

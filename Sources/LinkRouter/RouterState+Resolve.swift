@@ -16,16 +16,30 @@ package struct Resolution {
     package let pairs: UnsafeBufferPointer<QueryPair>
 
     package var wasRewritten: Bool { routed.start != url.start || routed.count != url.count }
+
+    /// The resolution that `resolve` left in `memory`, whose values are at `values`.
+    init(_ blob: RouteBlob, _ url: ByteSpan, _ memory: ResolveMemory, values: UnsafePointer<ByteSpan>) {
+        self.blob = blob
+        self.url = url
+        routed = memory.routed
+        parts = memory.parts
+        self.values = values
+        pairs = UnsafeBufferPointer(start: memory.pairs, count: memory.pairCount)
+    }
 }
 
 /// Working memory for one lookup, provided by the caller: nothing is allocated while resolving.
 package struct ResolveMemory {
-    /// The rewritten URL and decoded bytes go here; `3 × URL length + 64` bytes suffice when no rule fires.
+    /// The rewritten URL and decoded bytes go here; `5 × URL length + 64` bytes suffice when no rule fires.
     package var scratch: ByteWriter
     package let values: UnsafeMutablePointer<ByteSpan>?
     package let valueCapacity: Int
     package let pairs: UnsafeMutablePointer<QueryPair>?
     package let pairCapacity: Int
+    /// Filled by `resolve`: the URL that was routed, its parts, and the number of query pairs parsed.
+    package var routed = ByteSpan.empty
+    package var parts = URLParts()
+    package var pairCount = 0
 
     package init(scratch: ByteWriter, values: UnsafeMutablePointer<ByteSpan>?, valueCapacity: Int,
                  pairs: UnsafeMutablePointer<QueryPair>?, pairCapacity: Int) {
@@ -38,7 +52,8 @@ package struct ResolveMemory {
 }
 
 package enum ResolveOutcome {
-    case matched(Resolution)
+    /// The route; what else was found is in the `ResolveMemory` (see `Resolution.init`).
+    case matched(RouteBlob)
     case noMatch
     /// The memory was too small: sizes that suffice (for the same snapshot and URL).
     case needsMemory(scratch: Int, values: Int, pairs: Int)
@@ -54,46 +69,63 @@ extension RouterState {
     }
 
     /// Routes `url` using only `memory`. With `query`, the query pairs are parsed too (else `pairs` is empty).
+    /// The result stays in `memory`, which is not copied.
     package func resolve(_ url: ByteSpan, query: Bool, memory: inout ResolveMemory) throws(RouterError) -> ResolveOutcome {
-        try validate(url)
-        var routed = url
+        memory.routed = url
+        guard url.count <= limits.maxURLLength else {
+            throw .limit("URL of \(url.count) bytes is longer than maxURLLength (\(limits.maxURLLength))")
+        }
+        // Without rewrite rules, UTF-8 is validated after the parse, and only when it saw a non-ASCII byte: one
+        // pass over the URL instead of two. PCRE2 runs without its own UTF-8 check, so rules need it first.
         if !rewrites.isEmpty {
+            try validate(url)
             let mark = memory.scratch.count
             if try rewrites.rewrite(url, into: &memory.scratch, limits: limits) {
                 let length = memory.scratch.count - mark
                 if memory.scratch.overflowed {
                     return .needsMemory(scratch: mark + 4 * length + 64, values: table.maxParams + 1, pairs: 0)
                 }
-                routed = memory.scratch.span(from: mark)
+                memory.routed = memory.scratch.span(from: mark)
             }
         }
+        let routed = memory.routed
         guard routed.count <= limits.maxURLLength else {
             throw .limit("rewritten URL of \(routed.count) bytes is longer than maxURLLength (\(limits.maxURLLength))")
         }
-        guard let parts = URLParts.parse(routed) else { throw notAbsolute(routed) }
-        try checkSegments(routed, parts)
-        let pairCount = query ? Query.pairCount(parts.query(in: routed)) : 0
+        guard memory.parts.scan(routed, requireScheme: true) else {
+            try validate(routed)
+            throw notAbsolute(routed)
+        }
+        if !memory.parts.isASCII { try validate(routed) }
+        try checkSegments(routed, from: memory.parts.pathStart, to: memory.parts.pathEnd)
+        let pairCount = query ? Query.pairCount(memory.parts.query(in: routed)) : 0
         if pairCount > limits.maxParams {
             throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
         }
-        let scratchNeeded = memory.scratch.count + 3 * routed.count + 64
+        let scratchNeeded = memory.scratch.count + 5 * routed.count + 64
         guard memory.scratch.capacity >= scratchNeeded, memory.valueCapacity > table.maxParams,
               memory.pairCapacity >= pairCount, let values = memory.values else {
             return .needsMemory(scratch: scratchNeeded, values: table.maxParams + 1, pairs: pairCount)
         }
-        guard let blob = table.match(routed, parts, scratch: &memory.scratch, values: values) else { return .noMatch }
-        var written = 0
-        if pairCount > 0, let pairs = memory.pairs {
-            written = Query.parse(parts.query(in: routed), scratch: &memory.scratch, into: pairs, capacity: pairCount)
+        guard let blob = table.match(routed, &memory.parts, scratch: &memory.scratch, values: values) else {
+            return memory.scratch.overflowed ? .needsMemory(scratch: memory.scratch.count + 64, values: table.maxParams + 1,
+                                                           pairs: pairCount) : .noMatch
         }
-        return .matched(Resolution(blob: blob, url: url, routed: routed, parts: parts, values: values,
-                                   pairs: UnsafeBufferPointer(start: memory.pairs, count: written)))
+        memory.pairCount = 0
+        if pairCount > 0, let pairs = memory.pairs {
+            memory.pairCount = Query.parse(memory.parts.query(in: routed), scratch: &memory.scratch, into: pairs,
+                                           capacity: pairCount)
+        }
+        if memory.scratch.overflowed {  // cannot happen with the room checked above; never return a torn result
+            return .needsMemory(scratch: memory.scratch.count + 64, values: table.maxParams + 1, pairs: pairCount)
+        }
+        return .matched(blob)
     }
 
     /// Routes `url` in stack memory (heap only for very long URLs); `body` receives the resolution, nil for no
     /// match, while that memory is alive.
     package func withResolution<R>(_ url: ByteSpan, query: Bool, _ body: (Resolution?) -> R) throws(RouterError) -> R {
-        var sizes = (scratch: 3 * url.count + 256, values: table.maxParams + 1, pairs: query ? 16 : 0)
+        var sizes = (scratch: 5 * url.count + 256, values: table.maxParams + 1, pairs: query ? 16 : 0)
         while true {
             let attempt: ResolveAttempt<R> = withBytes(sizes.scratch) { scratch in
                 withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: sizes.values) { values in
@@ -104,7 +136,9 @@ extension RouterState {
                             pairs: pairs.baseAddress, pairCapacity: pairs.count)
                         do throws(RouterError) {
                             switch try resolve(url, query: query, memory: &memory) {
-                            case .matched(let resolution): return .done(body(resolution))
+                            case .matched(let blob):
+                                guard let v = values.baseAddress else { return .done(body(nil)) }
+                                return .done(body(Resolution(blob, url, memory, values: v)))
                             case .noMatch: return .done(body(nil))
                             case let .needsMemory(scratch, values, pairs): return .retry(scratch: scratch, values: values, pairs: pairs)
                             }
@@ -151,12 +185,12 @@ extension RouterState {
     }
 
     /// A path cannot hold more segments than about half its length, so only long paths are counted.
-    func checkSegments(_ url: ByteSpan, _ parts: URLParts) throws(RouterError) {
-        let length = parts.pathEnd - parts.pathStart
+    func checkSegments(_ url: ByteSpan, from pathStart: Int, to pathEnd: Int) throws(RouterError) {
+        let length = pathEnd - pathStart
         guard length >= 2 * limits.maxSegments - 1, let p = url.start else { return }
         var segments = 0
         var inSegment = false
-        for i in parts.pathStart..<parts.pathEnd {
+        for i in pathStart..<pathEnd {
             let slash = p[i] == ASCII.slash
             if !slash && !inSegment { segments += 1 }
             inSegment = !slash

@@ -17,34 +17,44 @@ package final class ThreadState {
         var state: Unmanaged<RouterState>?
     }
 
-    private var entries = [Entry](repeating: Entry(), count: 4)
+    private static let slots = 4
+    /// Raw storage, not a `var` array: lookups then pay no dynamic exclusivity check.
+    private let entries: UnsafeMutablePointer<Entry>
     private var nextVictim = 0
     private var error: UnsafeMutablePointer<CChar>
     private var errorCapacity = 256
 
     private init() {
+        entries = .allocate(capacity: ThreadState.slots)
+        entries.initialize(repeating: Entry(), count: ThreadState.slots)
         error = .allocate(capacity: errorCapacity)
         error[0] = 0
     }
 
     deinit {
-        for e in entries { e.state?.release() }
+        for i in 0..<ThreadState.slots { entries[i].state?.release() }
+        entries.deallocate()
         error.deallocate()
     }
 
     /// The snapshot cached for (router, generation), unretained; the cache holds it until replaced.
     @inline(__always) func cached(router: UInt64, generation: UInt64) -> Unmanaged<RouterState>? {
-        for i in 0..<entries.count where entries[i].router == router {
-            return entries[i].generation == generation ? entries[i].state : nil
+        var i = 0
+        while i < ThreadState.slots {
+            if entries[i].router == router {
+                return entries[i].generation == generation ? entries[i].state : nil
+            }
+            i &+= 1
         }
         return nil
     }
 
     func store(router: UInt64, generation: UInt64, state: RouterState) {
-        var slot = entries.firstIndex { $0.router == router } ?? -1
+        var slot = -1
+        for i in 0..<ThreadState.slots where entries[i].router == router { slot = i }
         if slot < 0 {
             slot = nextVictim
-            nextVictim = (nextVictim + 1) % entries.count
+            nextVictim = (nextVictim + 1) % ThreadState.slots
         }
         let old = entries[slot].state
         entries[slot] = Entry(router: router, generation: generation, state: .passRetained(state))

@@ -3,17 +3,37 @@
 /// `scheme ":" ["//" authority] path ["?" query] ["#" fragment]` (RFC 3986 §3), parsed leniently:
 /// spaces and raw UTF-8 are kept as they come from real apps, and a port that is not all digits is
 /// taken as part of the host. Nothing is decoded or copied here.
+///
+/// The same pass, eight bytes per step, notes what later stages would otherwise scan for again: whether any
+/// byte is non-ASCII (only then does UTF-8 validation run), and whether the host and path are written
+/// canonically (no `%`, no `//`, no trailing `/`), which lets the static table answer in one probe.
 package struct URLParts {
-    /// Offsets are `Int` half-open ranges into the URL's bytes.
-    package var schemeEnd = 0  // scheme = 0..<schemeEnd (0: none)
+    // Offsets are stored as Int32 (URLs are bounded by maxURLLength ≤ 2^30) so the struct stays small enough to
+    // pass in registers, and read as Int: half-open ranges into the URL's bytes.
+    private var offsets: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32,
+                          Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    package var schemeEnd: Int {  // scheme = 0..<schemeEnd (0: none)
+        get { Int(offsets.0) } set { offsets.0 = Int32(truncatingIfNeeded: newValue) } }
+    package var authorityStart: Int { get { Int(offsets.1) } set { offsets.1 = Int32(truncatingIfNeeded: newValue) } }
+    package var authorityEnd: Int { get { Int(offsets.2) } set { offsets.2 = Int32(truncatingIfNeeded: newValue) } }
+    package var hostStart: Int { get { Int(offsets.3) } set { offsets.3 = Int32(truncatingIfNeeded: newValue) } }
+    package var hostEnd: Int { get { Int(offsets.4) } set { offsets.4 = Int32(truncatingIfNeeded: newValue) } }
+    package var portStart: Int { get { Int(offsets.5) } set { offsets.5 = Int32(truncatingIfNeeded: newValue) } }
+    package var portEnd: Int { get { Int(offsets.6) } set { offsets.6 = Int32(truncatingIfNeeded: newValue) } }
+    package var pathStart: Int { get { Int(offsets.7) } set { offsets.7 = Int32(truncatingIfNeeded: newValue) } }
+    package var pathEnd: Int { get { Int(offsets.8) } set { offsets.8 = Int32(truncatingIfNeeded: newValue) } }
+    package var queryStart: Int { get { Int(offsets.9) } set { offsets.9 = Int32(truncatingIfNeeded: newValue) } }
+    package var queryEnd: Int { get { Int(offsets.10) } set { offsets.10 = Int32(truncatingIfNeeded: newValue) } }
+    package var fragmentStart: Int { get { Int(offsets.11) } set { offsets.11 = Int32(truncatingIfNeeded: newValue) } }
+    package var fragmentEnd: Int { get { Int(offsets.12) } set { offsets.12 = Int32(truncatingIfNeeded: newValue) } }
     package var hasAuthority = false
-    package var hostStart = 0, hostEnd = 0
-    package var portStart = 0, portEnd = 0
-    package var pathStart = 0, pathEnd = 0
     package var hasQuery = false
-    package var queryStart = 0, queryEnd = 0
     package var hasFragment = false
-    package var fragmentStart = 0, fragmentEnd = 0
+    /// Every byte is ASCII (so the text is valid UTF-8).
+    package var isASCII = true
+    /// The host has a `%`, or an upper-case letter.
+    package var hostHasPercent = false
+    package var hostHasUppercase = false
 
     package var hasScheme: Bool { schemeEnd > 0 }
     package var hostCount: Int { hostEnd &- hostStart }
@@ -22,11 +42,17 @@ package struct URLParts {
     /// Parses `url`; nil when `requireScheme` and the text does not start with `scheme ":"`.
     /// Without `requireScheme` a text with no scheme is read as a relative reference (path, query, fragment),
     /// which is what the rewrite engine's `$path`, `$query`... see for a URL such as `www.example.com/a?b`.
-    @inline(__always)
     package static func parse(_ url: ByteSpan, requireScheme: Bool = true) -> URLParts? {
         var parts = URLParts()
+        return parts.scan(url, requireScheme: requireScheme) ? parts : nil
+    }
+
+    /// `parse` into `self` (no copy of the result): false when `requireScheme` and there is no scheme.
+    @inline(__always)
+    package mutating func scan(_ url: ByteSpan, requireScheme: Bool) -> Bool {
+        self = URLParts()
         let n = url.count
-        guard let p = url.start, n > 0 else { return requireScheme ? nil : parts }
+        guard let p = url.start, n > 0 else { return !requireScheme }
 
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         var i = 0
@@ -34,49 +60,86 @@ package struct URLParts {
             i = 1
             while i < n && ASCII.isSchemeByte(p[i]) { i &+= 1 }
             if i < n && p[i] == ASCII.colon {
-                parts.schemeEnd = i
+                schemeEnd = i
                 i &+= 1
             } else {
                 i = 0
             }
         }
-        if parts.schemeEnd == 0 && requireScheme { return nil }
+        if schemeEnd == 0 && requireScheme { return false }
 
-        // "//" authority
+        var high: UInt64 = 0  // high bits of every byte seen: UTF-8 validation is needed only if one is set
+        // "//" authority, up to "/", "?" or "#"
         if i &+ 1 < n && p[i] == ASCII.slash && p[i &+ 1] == ASCII.slash {
-            parts.hasAuthority = true
-            let authorityStart = i &+ 2
+            hasAuthority = true
+            authorityStart = i &+ 2
             var end = authorityStart
+            var special: UInt64 = 0  // "@", ":", "[" or "%": the authority needs a closer look
+            var upper = false
             while end < n {
-                let b = p[end]
-                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash { break }
-                end &+= 1
+                let w = wordAt(p, end, n)
+                let stop = matchMask(w, ASCII.slash) | matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
+                let below = stop == 0 ? ~0 : (stop & (0 &- stop)) &- 1
+                high |= w & 0x8080_8080_8080_8080 & below
+                special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
+                            | matchMask(w, ASCII.percent)) & below
+                let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
+                upper = upper || lowercasedWord(inside) != inside
+                if stop != 0 {
+                    end &+= stop.trailingZeroBitCount &>> 3
+                    break
+                }
+                end = min(end &+ 8, n)
             }
-            parts.splitAuthority(p, authorityStart, end)
+            authorityEnd = end
+            hostHasUppercase = upper
+            if special == 0 {
+                hostStart = authorityStart
+                hostEnd = end
+                portStart = end
+                portEnd = end
+            } else {
+                splitAuthority(p, authorityStart, end)
+                hostHasPercent = contains(p + hostStart, hostCount, ASCII.percent)
+            }
             i = end
         }
 
-        parts.pathStart = i
+        // The path, up to "?" or "#" (its "%" and "//" are looked for only where they matter: see
+        // `pathIsCanonical` and the matcher's segment scan).
+        pathStart = i
         while i < n {
-            let b = p[i]
-            if b == ASCII.question || b == ASCII.hash { break }
-            i &+= 1
+            let w = wordAt(p, i, n)
+            let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
+            if stop != 0 {
+                high |= w & 0x8080_8080_8080_8080 & ((stop & (0 &- stop)) &- 1)
+                i &+= stop.trailingZeroBitCount &>> 3
+                break
+            }
+            high |= w & 0x8080_8080_8080_8080
+            i = min(i &+ 8, n)
         }
-        parts.pathEnd = i
+        pathEnd = i
 
         if i < n && p[i] == ASCII.question {
-            parts.hasQuery = true
-            i &+= 1
-            parts.queryStart = i
-            while i < n && p[i] != ASCII.hash { i &+= 1 }
-            parts.queryEnd = i
+            hasQuery = true
+            queryStart = i &+ 1
+            queryEnd = firstIndex(of: ASCII.hash, ASCII.hash, ASCII.hash, in: p, from: queryStart, to: n)
+            i = queryEnd
         }
         if i < n && p[i] == ASCII.hash {
-            parts.hasFragment = true
-            parts.fragmentStart = i &+ 1
-            parts.fragmentEnd = n
+            hasFragment = true
+            fragmentStart = i &+ 1
+            fragmentEnd = n
         }
-        return parts
+        // The query and the fragment: only their high bits matter here.
+        var k = pathEnd
+        while k < n {
+            high |= wordAt(p, k, n) & 0x8080_8080_8080_8080
+            k &+= 8
+        }
+        isASCII = high == 0
+        return true
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`, with `[v6]` hosts kept whole.
@@ -150,4 +213,20 @@ package struct URLParts {
         guard to > from, let s = url.start else { return .empty }
         return ByteSpan(start: s + from, count: to &- from)
     }
+}
+
+/// Whether the path is written canonically: no `%`, no `//`, no trailing `/` (eight bytes per step).
+func pathIsCanonical(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Bool {
+    guard end > start else { return true }
+    if p[end &- 1] == ASCII.slash { return false }
+    var i = start
+    var previousSlash: UInt64 = 0
+    while i < end {
+        let w = wordAt(p, i, end)
+        let slash = matchMask(w, ASCII.slash)
+        if matchMask(w, ASCII.percent) | (slash & (slash &<< 8 | previousSlash)) != 0 { return false }
+        previousSlash = slash &>> 56
+        i &+= 8
+    }
+    return true
 }

@@ -23,28 +23,26 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
         let pairs = try paramPairs(params, f)
         var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
                                 capacity: scratchCap)
-        return try router.withState { state throws(RouterError) -> Int32 in
-            switch try state.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
-            case .noMatch:
-                return 1
-            case let .needsMemory(scratchSize, paramCount):
-                res.pointee.needed_scratch = max(scratchSize, writer.count)
-                res.pointee.needed_params = paramCount
-                throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
-                    + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
-            case let .matched(blob, routed, rewritten, pathCount, count):
-                res.pointee.target = cString(blob.target)
-                res.pointee.target_len = blob.target.count
-                res.pointee.pattern = cString(blob.pattern)
-                res.pointee.pattern_len = blob.pattern.count
-                res.pointee.routed = cString(routed)
-                res.pointee.routed_len = routed.count
-                res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)
-                res.pointee.rewritten = rewritten ? 1 : 0
-                res.pointee.path_param_count = pathCount
-                res.pointee.param_count = count
-                return 0
-            }
+        switch try router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
+        case .noMatch:
+            return 1
+        case let .needsMemory(scratchSize, paramCount):
+            res.pointee.needed_scratch = max(scratchSize, writer.count)
+            res.pointee.needed_params = paramCount
+            throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
+                + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
+        case let .matched(blob, routed, rewritten, pathCount, count):
+            res.pointee.target = cString(blob.target)
+            res.pointee.target_len = blob.target.count
+            res.pointee.pattern = cString(blob.pattern)
+            res.pointee.pattern_len = blob.pattern.count
+            res.pointee.routed = cString(routed)
+            res.pointee.routed_len = routed.count
+            res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)
+            res.pointee.rewritten = rewritten ? 1 : 0
+            res.pointee.path_param_count = pathCount
+            res.pointee.param_count = count
+            return 0
         }
     }
 }
@@ -74,7 +72,7 @@ public func lr_router_resolve_packed(_ r: Handle?, _ url: CString?, _ urlLength:
         let url = try bytes(url, length: urlLength, "url", f)
         guard cap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
         var out = ByteWriter(base: buf?.assumingMemoryBound(to: UInt8.self), capacity: cap)
-        let matched = try router.withState { state throws(RouterError) in try state.resolvePacked(url, into: &out) }
+        let matched = try router.resolvePacked(url, into: &out)
         guard matched else { return 1 }
         needed?.pointee = out.count
         if out.overflowed {

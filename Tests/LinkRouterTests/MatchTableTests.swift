@@ -174,6 +174,30 @@ final class MatchTableTests: XCTestCase {
         }
     }
 
+    /// The static table (one probe for a canonically written URL) and the trie walk (every other spelling)
+    /// must agree: each URL is resolved as written and in spellings that force the walk.
+    func testStaticAndTrieAgree() throws {
+        let rows = try loadTSV("github-routes.tsv")
+        let r = Router()
+        try r.add(rows.map { RouteSpec($0.pattern, target: $0.id) })
+        let spellings: [(String, (String) -> String)] = [
+            ("trailing slash", { $0 + "/" }),
+            ("double slash", { $0.replacingFirst("/", after: "gh://", with: "//") }),
+            ("upper-case host", { "gh://" + String($0.dropFirst(5)).uppercasedHost }),
+            ("encoded letter", { $0.replacingLast("e", with: "%65") }),
+            ("empty host", { $0.replacingFirst("gh://", after: "", with: "gh:///") }),
+        ]
+        for row in rows {
+            let plain = try XCTUnwrap(try r.resolve(row.url), row.url)
+            for (name, spell) in spellings {
+                let url = spell(row.url)
+                let m = try r.resolve(url)
+                XCTAssertEqual(m?.target, plain.target, "\(name): \(url)")
+                if name != "encoded letter" { XCTAssertEqual(m?.params, plain.params, "\(name): \(url)") }
+            }
+        }
+    }
+
     /// Resolve against 1,000 routes, with single adds (one snapshot per add).
     func testScaleSetSingleAdds() throws {
         let rows = try loadTSV("scale-1000.tsv")
@@ -235,5 +259,25 @@ func loadTSV(_ name: String) throws -> [TSVRow] {
             }
         }
         return TSVRow(id: cols[0], pattern: cols[1], url: cols[2], params: params)
+    }
+}
+
+extension String {
+    /// `self` with the first `target` found after the prefix `after` replaced.
+    func replacingFirst(_ target: String, after: String, with replacement: String) -> String {
+        guard let start = range(of: after)?.upperBound, let r = range(of: target, range: start..<endIndex) else { return self }
+        return replacingCharacters(in: r, with: replacement)
+    }
+
+    /// `self` with the last `target` replaced.
+    func replacingLast(_ target: String, with replacement: String) -> String {
+        guard let r = range(of: target, options: .backwards) else { return self }
+        return replacingCharacters(in: r, with: replacement)
+    }
+
+    /// The host part (up to the first "/") upper-cased.
+    var uppercasedHost: String {
+        guard let slash = firstIndex(of: "/") else { return uppercased() }
+        return self[..<slash].uppercased() + self[slash...]
     }
 }
