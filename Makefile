@@ -48,7 +48,7 @@ $(BUILD)/examples/%: examples/c/%.c examples/c/check.h Include/linkrouter.h $(BU
 
 $(BUILD)/tests/%: Tests/C/%.c Include/linkrouter.h $(BUILD)/lib/liblinkrouter.so
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(C_WARN) -D_POSIX_C_SOURCE=200809L $(CFLAGS) -IInclude $< -o $@ $(C_LINK) -lpthread
+	$(CC) $(C_WARN) -D_POSIX_C_SOURCE=200809L $(CFLAGS) -IInclude $< -o $@ $(C_LINK) -lpthread -rdynamic
 
 $(BUILD)/lib/liblinkrouter.so: lib
 

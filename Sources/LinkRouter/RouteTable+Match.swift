@@ -37,10 +37,23 @@ extension RouteTable {
     /// (`parts` is `inout` only so that it is passed by address, not copied: the walk reads a few fields.)
     package func match(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
                        values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
+        guard let p = url.start else { return nil }
+        // Room for one element per level. A constant size (the usual case) is a fixed slot in the frame;
+        // a size known only at run time costs a dynamic allocation and a stack check.
+        if maxDepth < 16 {
+            return withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: 17) { elements in
+                withUnsafeTemporaryAllocation(of: Capture.self, capacity: 17) { captures in
+                    guard let e = elements.baseAddress, let c = captures.baseAddress else { return nil }
+                    let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts, elements: e, captures: c)
+                    var state = WalkState(scanAt: parts.pathStart)
+                    return walk.run(&state, scratch: &scratch, values: values)
+                }
+            }
+        }
         let capacity = maxDepth &+ 2
         return withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: capacity) { elements in
             withUnsafeTemporaryAllocation(of: Capture.self, capacity: capacity) { captures in
-                guard let e = elements.baseAddress, let c = captures.baseAddress, let p = url.start else { return nil }
+                guard let e = elements.baseAddress, let c = captures.baseAddress else { return nil }
                 let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts, elements: e, captures: c)
                 var state = WalkState(scanAt: parts.pathStart)
                 return walk.run(&state, scratch: &scratch, values: values)
