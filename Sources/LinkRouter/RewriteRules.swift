@@ -1,31 +1,204 @@
+/// One rewrite rule: its compiled regex, its parsed template and what every match contains (for the index).
+final class RewriteRule: Sendable {
+    let match: String
+    let regex: Regex
+    let template: RewriteTemplate
+    let needs: [RequiredLiterals.Need]
+    /// Every gram key in `needs`, once each.
+    let keys: [UInt64]
+
+    /// Compiles `match` (or reuses `regex`, compiled from the same text) and parses `target` against it.
+    init(match: String, target: String, regex: Regex? = nil, needs: [RequiredLiterals.Need]? = nil) throws(RouterError) {
+        let compiled: Regex
+        if let regex { compiled = regex } else { compiled = try Regex(match) }
+        self.match = match
+        self.regex = compiled
+        self.template = try RewriteTemplate(target, regex: compiled)
+        let needs = needs ?? RequiredLiterals.needs(match)
+        self.needs = needs
+        self.keys = RequiredLiterals.keys(needs)
+    }
+
+    /// Whether the regex is found in `url`; its captures are then in `scratch`.
+    @inline(__always)
+    func matches(_ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits) throws(RouterError) -> Bool {
+        try regex.firstMatch(in: url, groups: template.groupsNeeded, scratch: scratch, limits: limits)
+    }
+}
+
 /// An immutable, ordered set of rewrite rules: one router snapshot's worth (SPEC §5).
 ///
-/// STUB: the interface the router relies on. The PCRE2-backed implementation replaces the bodies.
-package final class RewriteRules: @unchecked Sendable {
-    package static let empty = RewriteRules()
+/// Rules are tried in the order added; the first whose regex is found anywhere in the URL replaces the whole
+/// URL with its expanded target. A `RewriteIndex` picks the few rules that can match a URL, so a URL costs a
+/// couple of regex evaluations whatever the number of rules, and the answer is still "the first rule in
+/// order that matches". Changes build a new set that shares the compiled regexes of the old one.
+package final class RewriteRules: Sendable {
+    package static let empty = RewriteRules(entries: [])
 
     /// The rules in the order they are tried.
     package let rules: [(match: String, target: String)]
 
-    private init(rules: [(match: String, target: String)] = []) { self.rules = rules }
+    private let entries: [RewriteRule]
+    /// Position of each rule by its regex text.
+    private let positions: [String: Int]
+    private let index: RewriteIndex
+
+    private init(entries: [RewriteRule]) {
+        self.entries = entries
+        rules = entries.map { ($0.match, $0.template.text) }
+        var positions: [String: Int] = [:]
+        for (i, e) in entries.enumerated() { positions[e.match] = i }
+        self.positions = positions
+        index = entries.isEmpty ? .empty : RewriteIndex(needs: entries.map(\.needs), keys: entries.map(\.keys))
+    }
 
     package var isEmpty: Bool { rules.isEmpty }
 
     /// A new set with `rules` added in order; a rule whose `match` already exists replaces that rule's target
     /// in place. All or none: the first invalid rule throws (`.regex`, `.pattern`) and nothing is added.
     package func adding(_ rules: [(match: String, target: String)], limits: Limits) throws(RouterError) -> RewriteRules {
-        throw RouterError(.regex, "rewrite rules are not implemented yet")
+        var entries = self.entries
+        var positions = self.positions
+        for (i, rule) in rules.enumerated() {
+            do throws(RouterError) {
+                if let at = positions[rule.match], at < entries.count {
+                    let old = entries[at]
+                    entries[at] = try RewriteRule(match: rule.match, target: rule.target, regex: old.regex, needs: old.needs)
+                } else {
+                    positions[rule.match] = entries.count
+                    entries.append(try RewriteRule(match: rule.match, target: rule.target))
+                }
+            } catch {
+                throw rules.count == 1 ? error
+                    : RouterError(error.code, "rewrite rule \(i): \(error.message)", offset: error.offset, index: i)
+            }
+        }
+        return RewriteRules(entries: entries)
     }
 
     /// A new set without the rule whose regex is `match`; `.notFound` when there is none.
     package func removing(_ match: String) throws(RouterError) -> RewriteRules {
-        throw RouterError.notFound("no rewrite rule '\(match)'")
+        guard let at = positions[match], at < entries.count else {
+            throw RouterError.notFound("no rewrite rule '\(match)'")
+        }
+        var entries = self.entries
+        entries.remove(at: at)
+        return RewriteRules(entries: entries)
     }
 
     /// Rewrites `url` with the first rule whose regex is found in it: writes the whole new URL to `out` and
     /// returns true. Returns false, writing nothing, when no rule matches. A PCRE2 match or depth limit
-    /// throws `.limit`.
+    /// throws `.limit`, and so does a result longer than `limits.maxURLLength`.
+    ///
+    /// `url` must be valid UTF-8 (the router validates every URL before it gets here).
     package func rewrite(_ url: ByteSpan, into out: inout ByteWriter, limits: Limits) throws(RouterError) -> Bool {
-        false
+        if entries.isEmpty { return false }
+        return try RegexScratch.with { scratch throws(RouterError) -> Bool in
+            var evaluated = 0
+            guard let rule = try firstMatch(url, scratch, limits, linear: false, evaluated: &evaluated) else { return false }
+            try rule.template.expand(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+            return true
+        }
+    }
+
+    /// The first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
+    @inline(__always)
+    private func firstMatch(_ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits, linear: Bool,
+                            evaluated: inout Int) throws(RouterError) -> RewriteRule? {
+        if linear || index.linear {
+            for rule in entries {
+                evaluated &+= 1
+                if try rule.matches(url, scratch, limits) { return rule }
+            }
+            return nil
+        }
+        let words = index.words
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits throws(RouterError) -> RewriteRule? in
+            guard let base = bits.baseAddress else { return nil }
+            index.collect(url, into: base)
+            for w in 0..<words {
+                var word = base[w]
+                while word != 0 {
+                    let ordinal = w &<< 6 | word.trailingZeroBitCount
+                    word &= word &- 1
+                    guard ordinal < entries.count else { return nil }
+                    let rule = entries[ordinal]
+                    evaluated &+= 1
+                    if try rule.matches(url, scratch, limits) { return rule }
+                }
+            }
+            return nil
+        }
+    }
+
+    // MARK: Inspection (tests, benchmarks, the CLI's explain)
+
+    /// The ordinals of the rules the index would try for `url`, in order (without stopping at a match).
+    package func candidates(for url: String) -> [Int] {
+        if index.linear { return Array(entries.indices) }
+        var copy = url
+        return copy.withUTF8 { buf in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.words) { bits -> [Int] in
+                guard let base = bits.baseAddress else { return [] }
+                index.collect(ByteSpan(start: buf.baseAddress, count: buf.count), into: base)
+                var result: [Int] = []
+                for w in 0..<index.words {
+                    var word = base[w]
+                    while word != 0 {
+                        result.append(w &<< 6 | word.trailingZeroBitCount)
+                        word &= word &- 1
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    /// `url` rewritten (nil when no rule matches) and how many regexes were evaluated to find out.
+    /// `linear: true` tries every rule in order, bypassing the index: the reference for differential tests.
+    package func rewriteCounting(_ url: String, limits: Limits = .default, linear: Bool = false) throws(RouterError)
+        -> (rewritten: String?, evaluated: Int) {
+        guard !entries.isEmpty else { return (nil, 0) }
+        return try url.withSpan { span throws(RouterError) in
+            guard isValidUTF8(span.start, span.count) else { throw .invalidURL("URL is not valid UTF-8") }
+            return try RegexScratch.with { scratch throws(RouterError) -> (rewritten: String?, evaluated: Int) in
+                var evaluated = 0
+                guard let rule = try firstMatch(span, scratch, limits, linear: linear, evaluated: &evaluated) else {
+                    return (nil, evaluated)
+                }
+                var capacity = max(256, 2 &* span.count &+ 64)
+                while true {
+                    let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buf -> Result<String?, RouterError> in
+                        var out = ByteWriter(base: buf.baseAddress, capacity: capacity)
+                        do throws(RouterError) {
+                            try rule.template.expand(url: span, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+                        } catch {
+                            return .failure(error)
+                        }
+                        if out.overflowed {
+                            capacity = out.count
+                            return .success(nil)
+                        }
+                        return .success(out.span(from: 0).string)
+                    }
+                    if let text = try result.get() { return (text, evaluated) }
+                }
+            }
+        }
+    }
+
+    /// `url` rewritten through the index, or nil when no rule matches.
+    package func rewrite(_ url: String, limits: Limits = .default) throws(RouterError) -> String? {
+        try rewriteCounting(url, limits: limits).rewritten
+    }
+
+    /// `url` rewritten by trying every rule in order (no index), or nil when no rule matches.
+    package func rewriteLinear(_ url: String, limits: Limits = .default) throws(RouterError) -> String? {
+        try rewriteCounting(url, limits: limits, linear: true).rewritten
+    }
+
+    /// Whether rule `ordinal` is tried for every URL (nothing the index can use, or few rules).
+    package func isAlwaysCandidate(_ ordinal: Int) -> Bool {
+        index.isAlways(ordinal)
     }
 }

@@ -1,0 +1,334 @@
+/// A rewrite target (SPEC §5), parsed once when its rule is added and expanded in one pass.
+///
+/// ```
+/// $N        capture N (0–99, two digits taken greedily: $12 is group 12); an unset group gives ""
+/// ${N}      capture N, any number of digits (so "$1" followed by "2" is written "${1}2")
+/// ${name}   named capture (with duplicate names, the first group that is set)
+/// $scheme $host $port $path $query $fragment $url     parts of the original URL, as written
+/// $$…       the same, percent-encoded (RFC 3986 strict: all but A–Z a–z 0–9 - . _ ~ becomes %XX)
+/// $#…       the same, percent-decoded (a %XX run that is malformed or not UTF-8 is kept as written)
+/// \$  a literal "$"      \\  a literal "\"      \ before anything else is kept as written
+/// ```
+///
+/// Substituted text is never scanned again: `$1` whose value is `$2` gives `$2`.
+package final class RewriteTemplate: @unchecked Sendable {
+    // SAFETY: every stored property is set in `init` and only read afterwards; the buffers belong to this
+    // object (allocated in `init`, freed in `deinit`) and are never written after `init`, so threads share
+    // immutable memory. A class with raw buffers, not arrays, so that the hot path neither copies nor
+    // reference-counts anything.
+    package enum Mode: UInt8, Sendable, BitwiseCopyable {
+        case raw, encode, decode
+    }
+
+    /// The parts of the original URL a template can name (`$scheme` ... `$url`), as written in the URL.
+    package enum Part: UInt8, Sendable, CaseIterable {
+        case scheme, host, port, path, query, fragment, url
+
+        var word: String {
+            switch self {
+            case .scheme: "scheme"
+            case .host: "host"
+            case .port: "port"
+            case .path: "path"
+            case .query: "query"
+            case .fragment: "fragment"
+            case .url: "url"
+            }
+        }
+    }
+
+    /// One step of the expansion.
+    struct Piece: BitwiseCopyable, Sendable {
+        enum Kind: UInt8, BitwiseCopyable { case literal, group, named, part }
+        var kind: Kind
+        var mode: Mode
+        /// literal: start in `literals`; group: the number; named: start in `namedGroups`; part: the Part.
+        var a: Int32
+        /// literal: length; named: how many groups.
+        var b: Int32
+    }
+
+    /// The template as given.
+    package let text: String
+    private let pieces: UnsafeMutableBufferPointer<Piece>
+    /// Literal text with escapes removed; literal pieces are ranges of it.
+    private let literals: UnsafeMutableBufferPointer<UInt8>
+    /// Group numbers of the `${name}` references, flat.
+    private let namedGroups: UnsafeMutableBufferPointer<Int32>
+    /// Whether a `$scheme`... word appears (the URL is parsed only then).
+    private let usesParts: Bool
+    /// Ovector pairs the expansion reads: the highest group referenced, plus one.
+    package let groupsNeeded: Int
+
+    /// Parses `target` against `regex` (for its capture count and group names). Throws `.pattern` with the
+    /// byte offset of the offending `$` (or of the end) for a malformed template.
+    package init(_ target: String, regex: Regex) throws(RouterError) {
+        let bytes = Array(target.utf8)
+        let n = bytes.count
+        var pieces: [Piece] = []
+        var literals: [UInt8] = []
+        var named: [Int32] = []
+        var usesParts = false
+        var maxGroup = 0
+
+        func fail(_ offset: Int, _ reason: String) -> RouterError {
+            RouterError(.pattern, "malformed rewrite target '\(target)' at byte \(offset): \(reason)", offset: offset)
+        }
+        func addLiteral(_ byte: UInt8) {
+            if let last = pieces.last, last.kind == .literal, Int(last.a) &+ Int(last.b) == literals.count {
+                pieces[pieces.count &- 1].b &+= 1
+            } else {
+                pieces.append(Piece(kind: .literal, mode: .raw, a: Int32(truncatingIfNeeded: literals.count), b: 1))
+            }
+            literals.append(byte)
+        }
+        func group(_ number: Int, at offset: Int, _ mode: Mode) throws(RouterError) {
+            guard number <= regex.captureCount else {
+                throw fail(offset, "group \(number) does not exist: the regex has \(regex.captureCount) capture group"
+                           + (regex.captureCount == 1 ? "" : "s"))
+            }
+            maxGroup = max(maxGroup, number)
+            pieces.append(Piece(kind: .group, mode: mode, a: Int32(truncatingIfNeeded: number), b: 0))
+        }
+
+        var i = 0
+        while i < n {
+            let b = bytes[i]
+            if b == ASCII.backslash {
+                if i &+ 1 < n && (bytes[i &+ 1] == ASCII.dollar || bytes[i &+ 1] == ASCII.backslash) {
+                    addLiteral(bytes[i &+ 1])
+                    i &+= 2
+                } else {
+                    addLiteral(b)
+                    i &+= 1
+                }
+                continue
+            }
+            guard b == ASCII.dollar else {
+                addLiteral(b)
+                i &+= 1
+                continue
+            }
+            let start = i
+            i &+= 1
+            var mode = Mode.raw
+            if i < n && bytes[i] == ASCII.dollar {
+                mode = .encode
+                i &+= 1
+            } else if i < n && bytes[i] == ASCII.hash {
+                mode = .decode
+                i &+= 1
+            }
+            guard i < n else {
+                throw fail(start, "'\(String(decoding: bytes[start..<n], as: UTF8.self))' at the end of the target"
+                           + " (write \\$ for a literal dollar)")
+            }
+            let c = bytes[i]
+            if ASCII.isDigit(c) {
+                var number = Int(c &- 0x30)
+                i &+= 1
+                if i < n && ASCII.isDigit(bytes[i]) {
+                    number = number &* 10 &+ Int(bytes[i] &- 0x30)
+                    i &+= 1
+                }
+                try group(number, at: start, mode)
+            } else if c == ASCII.openBrace {
+                var close = i &+ 1
+                while close < n && bytes[close] != ASCII.closeBrace { close &+= 1 }
+                guard close < n else { throw fail(start, "'${' is not closed by '}'") }
+                let name = bytes[(i &+ 1)..<close]
+                guard !name.isEmpty else { throw fail(start, "'${}' names no group") }
+                if name.allSatisfy(ASCII.isDigit) {
+                    guard name.count <= 5, let number = Int(String(decoding: name, as: UTF8.self)) else {
+                        throw fail(start, "group \(String(decoding: name, as: UTF8.self)) does not exist")
+                    }
+                    try group(number, at: start, mode)
+                } else {
+                    let groups = name.withUnsafeBufferPointer { regex.groups(named: ByteSpan(start: $0.baseAddress, count: $0.count)) }
+                    guard let highest = groups.last else {
+                        throw fail(start, "the regex has no group named '\(String(decoding: name, as: UTF8.self))'")
+                    }
+                    maxGroup = max(maxGroup, highest)
+                    pieces.append(Piece(kind: .named, mode: mode, a: Int32(truncatingIfNeeded: named.count),
+                                        b: Int32(truncatingIfNeeded: groups.count)))
+                    named.append(contentsOf: groups.map { Int32(truncatingIfNeeded: $0) })
+                }
+                i = close &+ 1
+            } else if ASCII.isNameByte(c) {
+                var end = i
+                while end < n && ASCII.isNameByte(bytes[end]) { end &+= 1 }
+                let word = String(decoding: bytes[i..<end], as: UTF8.self)
+                guard let part = Part.allCases.first(where: { $0.word == word }) else {
+                    throw fail(start, "unknown word '$\(word)' (expected a group number, ${name}, $scheme, $host, "
+                               + "$port, $path, $query, $fragment or $url; write \\$ for a literal dollar)")
+                }
+                usesParts = true
+                pieces.append(Piece(kind: .part, mode: mode, a: Int32(part.rawValue), b: 0))
+                i = end
+            } else {
+                throw fail(start, "'$' must be followed by a group number, {name} or a URL part"
+                           + " (write \\$ for a literal dollar)")
+            }
+        }
+        self.text = target
+        self.pieces = RewriteTemplate.copy(pieces, filler: Piece(kind: .literal, mode: .raw, a: 0, b: 0))
+        self.literals = RewriteTemplate.copy(literals, filler: 0)
+        self.namedGroups = RewriteTemplate.copy(named, filler: 0)
+        self.usesParts = usesParts
+        self.groupsNeeded = maxGroup &+ 1
+    }
+
+    deinit {
+        // SAFETY: allocated in `init` by `copy`, owned by this object alone, freed once; no expansion can be
+        // running because every caller holds a strong reference to the template while expanding.
+        pieces.deallocate()
+        literals.deallocate()
+        namedGroups.deallocate()
+    }
+
+    /// An owned copy of `array` (one element at least, so the buffer always has an address).
+    private static func copy<T: BitwiseCopyable>(_ array: [T], filler: T) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+        buffer.initialize(repeating: filler)
+        for (i, v) in array.enumerated() { buffer[i] = v }
+        return UnsafeMutableBufferPointer(rebasing: buffer[0..<array.count])
+    }
+
+    // MARK: Expansion
+
+    /// Writes the expansion for the match held in `scratch` (whose subject is `url`). Throws `.limit` when the
+    /// result is longer than `maxLength` (the router's URL limit), and stops writing there.
+    @inline(__always)
+    package func expand(url: ByteSpan, scratch: RegexScratch, into out: inout ByteWriter, maxLength: Int) throws(RouterError) {
+        let parts = usesParts ? (URLParts.parse(url, requireScheme: false) ?? URLParts()) : URLParts()
+        let mark = out.count
+        let lit = literals.baseAddress
+        for piece in pieces {
+            let value: ByteSpan
+            switch piece.kind {
+            case .literal:
+                out.append(ByteSpan(start: lit.map { UnsafePointer($0 + Int(piece.a)) }, count: Int(piece.b)))
+                if out.count &- mark > maxLength { throw tooLong(maxLength) }
+                continue
+            case .group:
+                value = scratch.group(Int(piece.a)) ?? .empty
+            case .named:
+                value = firstSet(piece, scratch)
+            case .part:
+                value = partValue(Part(rawValue: UInt8(truncatingIfNeeded: piece.a)) ?? .url, parts, url)
+            }
+            switch piece.mode {
+            case .raw: out.append(value)
+            case .encode: percentEncode(value, into: &out)
+            case .decode: appendDecodedRuns(value, into: &out)
+            }
+            if out.count &- mark > maxLength { throw tooLong(maxLength) }
+        }
+    }
+
+    private func tooLong(_ maxLength: Int) -> RouterError {
+        .limit("rewritten URL would be longer than maxURLLength (\(maxLength) bytes); rule target '\(text)'")
+    }
+
+    @inline(__always) private func firstSet(_ piece: Piece, _ scratch: RegexScratch) -> ByteSpan {
+        var k = Int(piece.a)
+        let end = k &+ Int(piece.b)
+        while k < end && k < namedGroups.count {
+            if let value = scratch.group(Int(namedGroups[k])) { return value }
+            k &+= 1
+        }
+        return .empty
+    }
+
+    @inline(__always) private func partValue(_ part: Part, _ parts: URLParts, _ url: ByteSpan) -> ByteSpan {
+        switch part {
+        case .scheme: parts.scheme(in: url)
+        case .host: parts.host(in: url)
+        case .port: parts.port(in: url)
+        case .path: parts.path(in: url)
+        case .query: parts.query(in: url)
+        case .fragment: parts.fragment(in: url)
+        case .url: url
+        }
+    }
+}
+
+// MARK: - Decoding
+
+/// Writes `src` with each run of `%XX` escapes decoded, when the run decodes to UTF-8; a run that does not,
+/// and a malformed `%` (not followed by two hex digits), are kept as written. `+` stays `+`.
+///
+/// Runs are decoded one by one (not the whole value at once) so that one stray `%` in a query does not keep
+/// the rest of it encoded: `$#query` of `q=100%&n=%E5%8E%9F` gives `q=100%&n=原`.
+func appendDecodedRuns(_ src: ByteSpan, into out: inout ByteWriter) {
+    guard let s = src.start, src.count > 0 else { return }
+    let n = src.count
+    var i = 0
+    var plainStart = 0
+    while i < n {
+        guard s[i] == ASCII.percent, isEscape(s, i, n) else {
+            i &+= 1
+            continue
+        }
+        // A run of escapes starts at i.
+        var end = i
+        var utf8 = UTF8Check()
+        while end < n && s[end] == ASCII.percent && isEscape(s, end, n) {
+            utf8.feed(escapeValue(s, end))
+            end &+= 3
+        }
+        out.append(ByteSpan(start: s + plainStart, count: i &- plainStart))
+        if utf8.isComplete {
+            var k = i
+            while k < end {
+                out.append(escapeValue(s, k))
+                k &+= 3
+            }
+        } else {
+            out.append(ByteSpan(start: s + i, count: end &- i))
+        }
+        i = end
+        plainStart = end
+    }
+    out.append(ByteSpan(start: s + plainStart, count: n &- plainStart))
+}
+
+@inline(__always) private func isEscape(_ s: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Bool {
+    i &+ 2 < n && ASCII.hexValue(s[i &+ 1]) != 0xFF && ASCII.hexValue(s[i &+ 2]) != 0xFF
+}
+
+@inline(__always) private func escapeValue(_ s: UnsafePointer<UInt8>, _ i: Int) -> UInt8 {
+    ASCII.hexValue(s[i &+ 1]) &<< 4 | ASCII.hexValue(s[i &+ 2])
+}
+
+/// A streaming strict UTF-8 check (no overlong forms, no surrogates, nothing above U+10FFFF).
+struct UTF8Check {
+    private var need = 0
+    private var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+    private var valid = true
+
+    /// True when every byte fed so far forms complete, valid UTF-8.
+    var isComplete: Bool { valid && need == 0 }
+
+    mutating func feed(_ b: UInt8) {
+        guard valid else { return }
+        if need > 0 {
+            guard b >= lo && b <= hi else { valid = false; return }
+            lo = 0x80
+            hi = 0xBF
+            need &-= 1
+            return
+        }
+        switch b {
+        case 0x00...0x7F: return
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; lo = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: need = 2
+        case 0xED: need = 2; hi = 0x9F
+        case 0xF0: need = 3; lo = 0x90
+        case 0xF1...0xF3: need = 3
+        case 0xF4: need = 3; hi = 0x8F
+        default: valid = false
+        }
+    }
+}
