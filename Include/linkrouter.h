@@ -161,11 +161,14 @@ enum lr_limit {
     LR_LIMIT_PARAMS      = 3,  /* most query pairs in a URL;                             default 1024  */
     LR_LIMIT_NESTING     = 4,  /* deepest bracket key (a[b][c] is 2) still nested in the JSON view;
                                   deeper keys stay flat, as written;                     default 32    */
-    LR_LIMIT_REGEX_MATCH = 5,  /* PCRE2 match limit of a rewrite regex, per URL and rule; default 10000 */
-    LR_LIMIT_REGEX_DEPTH = 6   /* PCRE2 depth limit of a rewrite regex;                  default 1000  */
+    LR_LIMIT_REGEX_MATCH = 5,  /* PCRE2 match limit of a rewrite regex, per start offset; default 10000 */
+    LR_LIMIT_REGEX_DEPTH = 6,  /* PCRE2 depth limit of a rewrite regex (interpreter only: PCRE2's JIT
+                                  is bounded by a 1 MiB JIT stack per thread instead);  default 1000  */
+    LR_LIMIT_REGEX_START = 7   /* a rewrite regex is tried at start offsets up to this byte only, so a
+                                  search costs at most START x MATCH steps;             default 1024  */
 };
 
-/* Sets a limit. LR_OK, or LR_EMISUSE for an unknown limit, a zero value or one too large. */
+/* Sets a limit. LR_OK, or LR_EMISUSE for an unknown limit or a value out of its range (e.g. a zero length). */
 int lr_router_set_limit(lr_router *r, int limit, size_t value);
 
 /* Reads a limit into *out. LR_OK or LR_EMISUSE. */

@@ -59,7 +59,7 @@ package struct Pattern: Sendable {
                 throw fail(start, "'*' must be the last segment")
             }
             guard segments.count < limits.maxSegments else {
-                throw RouterError(.limit, "pattern '\(text)' has more than \(limits.maxSegments) segments (limit maxSegments)",
+                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
                                   offset: start)
             }
             let head = bytes[start]
@@ -73,7 +73,7 @@ package struct Pattern: Sendable {
                 }
                 let name = nameStart == end ? "*" : String(decoding: bytes[nameStart..<end], as: UTF8.self)
                 if names.contains(name) {
-                    throw fail(start, "parameter name '\(name)' is used twice")
+                    throw fail(start, "parameter name '\(excerpt(name))' is used twice")
                 }
                 names.append(name)
                 segments.append(head == ASCII.colon ? .param : .catchAll)

@@ -29,7 +29,9 @@ package final class Regex: @unchecked Sendable {
     private let code: OpaquePointer
 
     /// Extra compile options: `\C` could split a UTF-8 character and give captures that are not UTF-8.
+    /// PCRE2_USE_OFFSET_LIMIT lets the match context bound the start offsets tried (`Limits.regexStartLimit`).
     private static let compileOptions: UInt32 = UInt32(PCRE2_UTF) | UInt32(PCRE2_NEVER_BACKSLASH_C)
+        | UInt32(PCRE2_USE_OFFSET_LIMIT)
 
     /// Compiles `pattern`. Throws `.regex` with PCRE2's own message and the byte offset it reports.
     /// `jit: false` keeps the pattern interpreted (tests use it to cover both engines).
@@ -58,7 +60,7 @@ package final class Regex: @unchecked Sendable {
         }()
         guard let compiled else {
             let reason = Regex.errorMessage(errorCode)
-            throw RouterError(.regex, "invalid rewrite regex '\(pattern)' at byte \(errorOffset): \(reason) (PCRE2 error \(errorCode))",
+            throw RouterError(.regex, "invalid rewrite regex '\(excerpt(pattern))' at byte \(errorOffset): \(reason) (PCRE2 error \(errorCode))",
                               offset: errorOffset)
         }
         code = compiled
@@ -202,7 +204,7 @@ package final class Regex: @unchecked Sendable {
     static let interpretedSubjectLimit = 8 * 1024
 
     private func tooLongToInterpret(_ subject: ByteSpan, afterJIT: Bool) -> RouterError {
-        RouterError(.limit, "rewrite regex '\(pattern)' " + (afterJIT ? "overflowed the PCRE2 JIT stack" : "has no JIT code")
+        RouterError(.limit, "rewrite regex '\(excerpt(pattern))' " + (afterJIT ? "overflowed the PCRE2 JIT stack" : "has no JIT code")
                     + " and a URL of \(subject.count) bytes is too long for the PCRE2 interpreter "
                     + "(at most \(Regex.interpretedSubjectLimit) bytes)")
     }
@@ -215,12 +217,12 @@ package final class Regex: @unchecked Sendable {
         case PCRE2_ERROR_HEAPLIMIT: what = "the PCRE2 heap limit (\(RegexScratch.heapLimitKiB) KiB)"
         case PCRE2_ERROR_JIT_STACKLIMIT: what = "the PCRE2 JIT stack limit"
         case PCRE2_ERROR_NOMEMORY:
-            return RouterError(.noMemory, "rewrite regex '\(pattern)': PCRE2 ran out of memory")
+            return RouterError(.noMemory, "rewrite regex '\(excerpt(pattern))': PCRE2 ran out of memory")
         default:
-            return RouterError(.regex, "rewrite regex '\(pattern)' failed on a URL of \(subject.count) bytes: "
+            return RouterError(.regex, "rewrite regex '\(excerpt(pattern))' failed on a URL of \(subject.count) bytes: "
                                + "\(Regex.errorMessage(rc)) (PCRE2 error \(rc))")
         }
-        return RouterError(.limit, "rewrite regex '\(pattern)' hit \(what) on a URL of \(subject.count) bytes")
+        return RouterError(.limit, "rewrite regex '\(excerpt(pattern))' hit \(what) on a URL of \(subject.count) bytes")
     }
 }
 
@@ -243,6 +245,7 @@ package final class RegexScratch {
     @exclusivity(unchecked) private var ovector: UnsafeMutablePointer<Int>?
     @exclusivity(unchecked) private var matchLimit: UInt32 = 0
     @exclusivity(unchecked) private var depthLimit: UInt32 = 0
+    @exclusivity(unchecked) private var startLimit = -1
     /// `pcre2_match`'s return of the last successful match (0: the ovector was too small for every group).
     @exclusivity(unchecked) private var lastRC: Int32 = 0
     /// The subject of the last successful match.
@@ -290,12 +293,14 @@ package final class RegexScratch {
         }
         let match = UInt32(clamping: limits.regexMatchLimit)
         let depth = UInt32(clamping: limits.regexDepthLimit)
-        if let context, match != matchLimit || depth != depthLimit {
+        if let context, match != matchLimit || depth != depthLimit || limits.regexStartLimit != startLimit {
             // SAFETY: `context` belongs to this thread's scratch; setting a limit only stores a field.
             _ = pcre2_set_match_limit_8(context, match)
             _ = pcre2_set_depth_limit_8(context, depth)
+            _ = pcre2_set_offset_limit_8(context, max(limits.regexStartLimit, 0))
             matchLimit = match
             depthLimit = depth
+            startLimit = limits.regexStartLimit
         }
         return true
     }

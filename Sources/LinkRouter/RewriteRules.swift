@@ -79,7 +79,7 @@ package final class RewriteRules: Sendable {
     /// A new set without the rule whose regex is `match`; `.notFound` when there is none.
     package func removing(_ match: String) throws(RouterError) -> RewriteRules {
         guard let at = positions[match], at < entries.count else {
-            throw RouterError.notFound("no rewrite rule '\(match)'")
+            throw RouterError.notFound("no rewrite rule '\(excerpt(match))'")
         }
         var entries = self.entries
         entries.remove(at: at)

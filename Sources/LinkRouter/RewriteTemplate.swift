@@ -72,7 +72,7 @@ package final class RewriteTemplate: @unchecked Sendable {
         var maxGroup = 0
 
         func fail(_ offset: Int, _ reason: String) -> RouterError {
-            RouterError(.pattern, "malformed rewrite target '\(target)' at byte \(offset): \(reason)", offset: offset)
+            RouterError(.pattern, "malformed rewrite target '\(excerpt(target))' at byte \(offset): \(reason)", offset: offset)
         }
         func addLiteral(_ byte: UInt8) {
             if let last = pieces.last, last.kind == .literal, Int(last.a) &+ Int(last.b) == literals.count {
@@ -120,7 +120,7 @@ package final class RewriteTemplate: @unchecked Sendable {
                 i &+= 1
             }
             guard i < n else {
-                throw fail(start, "'\(String(decoding: bytes[start..<n], as: UTF8.self))' at the end of the target"
+                throw fail(start, "'\(excerpt(String(decoding: bytes[start..<n], as: UTF8.self)))' at the end of the target"
                            + " (write \\$ for a literal dollar)")
             }
             let c = bytes[i]
@@ -146,7 +146,7 @@ package final class RewriteTemplate: @unchecked Sendable {
                 } else {
                     let groups = name.withUnsafeBufferPointer { regex.groups(named: ByteSpan(start: $0.baseAddress, count: $0.count)) }
                     guard let highest = groups.last else {
-                        throw fail(start, "the regex has no group named '\(String(decoding: name, as: UTF8.self))'")
+                        throw fail(start, "the regex has no group named '\(excerpt(String(decoding: name, as: UTF8.self)))'")
                     }
                     maxGroup = max(maxGroup, highest)
                     pieces.append(Piece(kind: .named, mode: mode, a: Int32(truncatingIfNeeded: named.count),
@@ -227,7 +227,7 @@ package final class RewriteTemplate: @unchecked Sendable {
     }
 
     private func tooLong(_ maxLength: Int) -> RouterError {
-        .limit("rewritten URL would be longer than maxURLLength (\(maxLength) bytes); rule target '\(text)'")
+        .limit("rewritten URL would be longer than maxURLLength (\(maxLength) bytes); rule target '\(excerpt(text))'")
     }
 
     @inline(__always) private func firstSet(_ piece: Piece, _ scratch: RegexScratch) -> ByteSpan {

@@ -237,7 +237,7 @@ struct TableStore {
         guard let (scheme, node) = walk(pattern, create: true) else { return }
         let existing = terminal(node, catchAll: pattern.hasCatchAll)
         if existing >= 0, let other = blob(existing) {
-            throw RouterError(.conflict, "pattern '\(spec.pattern)' conflicts with existing route '\(other.pattern.string)': "
+            throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))' conflicts with existing route '\(excerpt(other.pattern.string))': "
                 + "both match exactly the same URLs")
         }
         let blob = RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
@@ -258,10 +258,10 @@ struct TableStore {
     /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals).
     mutating func remove(_ pattern: Pattern) throws(RouterError) {
         guard let (scheme, node) = walk(pattern, create: false) else {
-            throw .notFound("no route matches the URLs of pattern '\(pattern.text)'")
+            throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'")
         }
         let id = terminal(node, catchAll: pattern.hasCatchAll)
-        guard id >= 0 else { throw .notFound("no route matches the URLs of pattern '\(pattern.text)'") }
+        guard id >= 0 else { throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'") }
         if pattern.hasCatchAll {
             nodes[Int(node)].catchAllRoute = -1
         } else {

@@ -145,6 +145,21 @@ public final class Router: Sendable {
 
     /// Replaces the limits; they apply to later calls. Throws `.misuse` for a value out of range.
     public func setLimits(_ limits: Limits) throws(RouterError) {
+        try updateLimits { $0 = limits }
+    }
+
+    /// Changes the limits in place, atomically with respect to other changes (two threads setting different
+    /// limits both keep their change). Throws `.misuse` for a value out of range, changing nothing.
+    public func updateLimits(_ change: (inout Limits) throws(RouterError) -> Void) throws(RouterError) {
+        try update { state throws(RouterError) in
+            var limits = state.limits
+            try change(&limits)
+            try Router.check(limits)
+            return state.with(limits: limits)
+        }
+    }
+
+    private static func check(_ limits: Limits) throws(RouterError) {
         let checks: [(String, Int, ClosedRange<Int>)] = [
             ("maxURLLength", limits.maxURLLength, 1...(1 << 30)),
             ("maxSegments", limits.maxSegments, 1...(1 << 20)),
@@ -152,11 +167,11 @@ public final class Router: Sendable {
             ("maxNestingDepth", limits.maxNestingDepth, 0...(1 << 16)),
             ("regexMatchLimit", limits.regexMatchLimit, 1...Int(UInt32.max)),
             ("regexDepthLimit", limits.regexDepthLimit, 1...Int(UInt32.max)),
+            ("regexStartLimit", limits.regexStartLimit, 0...(1 << 30)),
         ]
         for (name, value, range) in checks where !range.contains(value) {
             throw .misuse("limit \(name) = \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
-        try update { $0.with(limits: limits) }
     }
 
     // MARK: Lookups

@@ -48,8 +48,23 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A pattern error, located by byte offset (sqlite3_error_offset's rule).
     static func pattern(_ text: String, at offset: Int, _ reason: String) -> RouterError {
-        RouterError(.pattern, "malformed pattern '\(text)' at byte \(offset): \(reason)", offset: offset)
+        RouterError(.pattern, "malformed pattern '\(excerpt(text))' at byte \(offset): \(reason)", offset: offset)
     }
+}
+
+/// `text` as a message quotes it: whole when short, else its first 100 bytes or so, then "..." and its size,
+/// so that a megabyte of input still gives a message someone can read.
+package func excerpt(_ text: String, limit: Int = 100) -> String {
+    guard text.utf8.count > limit else { return text }
+    var out = ""
+    var used = 0
+    for scalar in text.unicodeScalars {
+        let size = UTF8.width(scalar)
+        if used + size > limit { break }
+        out.unicodeScalars.append(scalar)
+        used += size
+    }
+    return out + "... (\(text.utf8.count) bytes)"
 }
 
 /// The bounds every call respects, so that hostile input costs bounded time and memory.
@@ -66,8 +81,13 @@ public struct Limits: Sendable, Equatable {
     public var maxNestingDepth: Int = 32
     /// PCRE2 match limit for a rewrite regex (backtracking steps per URL and rule).
     public var regexMatchLimit: Int = 10_000
-    /// PCRE2 depth limit for a rewrite regex (nested backtracking).
+    /// PCRE2 depth limit for a rewrite regex (nested backtracking). PCRE2's JIT does not apply it: JIT-compiled
+    /// regexes are bounded by a 1 MiB JIT stack per thread instead.
     public var regexDepthLimit: Int = 1_000
+    /// A rewrite regex is tried at start offsets up to this byte only (PCRE2's offset limit): the match limit
+    /// bounds the work at one start offset, this bounds the number of offsets, so a search costs at most
+    /// `regexStartLimit × regexMatchLimit` steps (about 40 ms here for an adversarial URL and regex).
+    public var regexStartLimit: Int = 1_024
 
     public init() {}
 

@@ -24,15 +24,13 @@ extension RouterState {
             switch try resolve(url, query: false, memory: &memory) {
             case .noMatch:
                 return .noMatch
-            case let .needsMemory(scratchSize, _, _):
-                return .needsMemory(scratch: scratchSize, params: 0)
+            case let .needsMemory(scratchSize, values, pairs):
+                // Before matching, the route is not known: every route's parameters fit in `values - 1`.
+                return .needsMemory(scratch: scratchSize, params: values - 1 + pairs)
             case .matched(let blob):
                 let pathCount = blob.paramCount
                 let query = memory.parts.query(in: memory.routed)
-                let pairCount = Query.pairCount(query)
-                if pairCount > limits.maxParams {
-                    throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
-                }
+                let pairCount = Query.pairCount(query)  // within maxParams: resolve checked
                 guard let params, capacity >= pathCount + pairCount else {
                     return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
                 }

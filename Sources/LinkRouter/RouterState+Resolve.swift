@@ -83,7 +83,10 @@ extension RouterState {
             if try rewrites.rewrite(url, into: &memory.scratch, limits: limits) {
                 let length = memory.scratch.count - mark
                 if memory.scratch.overflowed {
-                    return .needsMemory(scratch: mark + 4 * length + 64, values: table.maxParams + 1, pairs: 0)
+                    // Room for the rewritten URL, then for matching it (see `scratchNeeded` below). Its query was
+                    // not seen, so the pair count is a bound that suffices: a URL of n bytes has at most n/2 + 1.
+                    return .needsMemory(scratch: mark + 6 * length + 64, values: table.maxParams + 1,
+                                        pairs: min(length / 2 + 1, limits.maxParams))
                 }
                 memory.routed = memory.scratch.span(from: mark)
             }
@@ -98,13 +101,14 @@ extension RouterState {
         }
         if !memory.parts.isASCII { try validate(routed) }
         try checkSegments(routed, from: memory.parts.pathStart, to: memory.parts.pathEnd)
-        let pairCount = query ? Query.pairCount(memory.parts.query(in: routed)) : 0
+        // Every entry point refuses a URL with too many query pairs, matched or not, asked for its query or not.
+        let pairCount = memory.parts.hasQuery ? Query.pairCount(memory.parts.query(in: routed)) : 0
         if pairCount > limits.maxParams {
             throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
         }
         let scratchNeeded = memory.scratch.count + 5 * routed.count + 64
         guard memory.scratch.capacity >= scratchNeeded, memory.valueCapacity > table.maxParams,
-              memory.pairCapacity >= pairCount, let values = memory.values else {
+              memory.pairCapacity >= (query ? pairCount : 0), let values = memory.values else {
             return .needsMemory(scratch: scratchNeeded, values: table.maxParams + 1, pairs: pairCount)
         }
         guard let blob = table.match(routed, &memory.parts, scratch: &memory.scratch, values: values) else {
@@ -112,7 +116,7 @@ extension RouterState {
                                                            pairs: pairCount) : .noMatch
         }
         memory.pairCount = 0
-        if pairCount > 0, let pairs = memory.pairs {
+        if query && pairCount > 0, let pairs = memory.pairs {
             memory.pairCount = Query.parse(memory.parts.query(in: routed), scratch: &memory.scratch, into: pairs,
                                            capacity: pairCount)
         }
@@ -180,8 +184,7 @@ extension RouterState {
     }
 
     func notAbsolute(_ url: ByteSpan) -> RouterError {
-        let shown = url.count > 80 ? String(decoding: url.buffer.prefix(80), as: UTF8.self) + "..." : url.string
-        return .invalidURL("'\(shown)' is not an absolute URL (expected scheme \":\" ...)")
+        .invalidURL("'\(excerpt(url.string))' is not an absolute URL (expected scheme \":\" ...)")
     }
 
     /// A path cannot hold more segments than about half its length, so only long paths are counted.

@@ -18,8 +18,9 @@ public func lr_router_add_rewrites(_ r: Handle?, _ matches: UnsafePointer<CStrin
         let f: StaticString = "lr_router_add_rewrites"
         let router = try router(r, f)
         let n = try count(n, f)
-        let ms = try texts(matches, n, "matches", f), ts = try texts(targets, n, "targets", f)
         do throws(RouterError) {
+            let ms = try texts(matches, n, "matches", f, item: "rewrite rule")
+            let ts = try texts(targets, n, "targets", f, item: "rewrite rule")
             try router.addRewrites((0..<n).map { (match: ms[$0], target: ts[$0]) })
         } catch {
             if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }

@@ -43,8 +43,8 @@ public func lr_router_add_many(_ r: Handle?, _ patterns: UnsafePointer<CString?>
         let f: StaticString = "lr_router_add_many"
         let router = try router(r, f)
         let n = try count(n, f)
-        let ps = try texts(patterns, n, "patterns", f), ts = try texts(targets, n, "targets", f)
         do throws(RouterError) {
+            let ps = try texts(patterns, n, "patterns", f, item: "route"), ts = try texts(targets, n, "targets", f, item: "route")
             try router.add((0..<n).map { RouteSpec(ps[$0], target: ts[$0]) })
         } catch {
             if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
@@ -104,7 +104,7 @@ public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: Unsaf
         guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
         let url = try bytes(url, "url", f)
         let n = try count(n, f)
-        let keys = try texts(names, n, "names", f), vals = try texts(values, n, "values", f)
+        let keys = try texts(names, n, "names", f, item: "extra"), vals = try texts(values, n, "values", f, item: "extra")
         let extra = (0..<n).map { Match.Param(name: keys[$0], value: vals[$0]) }
         guard let match = try router.resolve(bytes: url, extra: extra) else { return 1 }
         return try publish(match, to: out)
@@ -115,12 +115,10 @@ public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: Unsaf
 public func lr_router_set_limit(_ r: Handle?, _ limit: Int32, _ value: UInt) -> Int32 {
     guarded { () throws(RouterError) in
         let router = try router(r, "lr_router_set_limit")
-        var limits = router.limits
         guard value <= UInt(Int32.max) else {
             throw RouterError(.misuse, "lr_router_set_limit: value \(value) is out of range")
         }
-        try limits.set(limit, Int(value))
-        try router.setLimits(limits)
+        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, Int(value)) }
         return 0
     }
 }

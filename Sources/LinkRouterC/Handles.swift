@@ -92,16 +92,21 @@ func optionalText(_ s: CString?, _ what: StaticString, _ function: StaticString)
     return try text(s, what, function)
 }
 
-/// `count` strings from a C array of pointers; a NULL array is misuse unless `count` is 0.
-func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString, _ function: StaticString)
-    throws(RouterError) -> [String] {
+/// `count` strings from a C array of pointers; a NULL array is misuse unless `count` is 0. A refused
+/// element is reported like any refused item of a bulk call: its index, and a message starting "<item> <i>:".
+func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString, _ function: StaticString,
+           item: StaticString) throws(RouterError) -> [String] {
     guard count > 0 else { return [] }
     guard let array else { throw RouterError(.misuse, "\(function): \(what) is NULL") }
     var out: [String] = []
     out.reserveCapacity(count)
     for i in 0..<count {
-        guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(what)[\(i)] is NULL") }
-        out.append(try text(array[i], what, function))
+        do throws(RouterError) {
+            guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(what)[\(i)] is NULL") }
+            out.append(try text(array[i], what, function))
+        } catch {
+            throw RouterError(error.code, "\(item) \(i): \(error.message)", index: i)
+        }
     }
     return out
 }
@@ -211,6 +216,7 @@ extension Limits {
         case 4: return \.maxNestingDepth
         case 5: return \.regexMatchLimit
         case 6: return \.regexDepthLimit
+        case 7: return \.regexStartLimit
         default: throw RouterError(.misuse, "unknown limit \(limit) (see enum lr_limit)")
         }
     }

@@ -96,6 +96,21 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(r.count, 2_000)
     }
 
+    /// Regression (reliability bug B8): limits changed from several threads at once all keep their change
+    /// (set_limit read the limits, changed one, and wrote them all back, losing concurrent changes).
+    func testConcurrentLimitChangesAreNotLost() throws {
+        let r = Router()
+        runThreads(2) { t in
+            for k in 0..<200 {
+                try? r.updateLimits { limits in
+                    if t == 0 { limits.maxNestingDepth = 40 + k % 20 } else { limits.regexMatchLimit = 20_000 + k }
+                }
+            }
+        }
+        XCTAssertEqual(r.limits.maxNestingDepth, 40 + 199 % 20)
+        XCTAssertEqual(r.limits.regexMatchLimit, 20_000 + 199)
+    }
+
     /// Threads that each use two routers alternately (the per-thread snapshot cache must not mix them up).
     func testManyRoutersManyThreads() throws {
         let routers = (0..<6).map { _ in Router() }

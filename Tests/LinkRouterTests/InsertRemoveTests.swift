@@ -172,6 +172,22 @@ final class InsertRemoveTests: XCTestCase {
         }
     }
 
+    /// Regression (reliability bug B6): a message quotes a bounded excerpt of its input, not a megabyte of it.
+    func testMessagesQuoteBoundedExcerpts() throws {
+        let r = Router()
+        let huge = "app://a" + String(repeating: "/", count: 1 << 20)
+        XCTAssertThrowsError(try r.add(huge, target: "X")) { error in
+            let message = (error as? RouterError)?.message ?? ""
+            XCTAssertLessThan(message.utf8.count, 300, message)
+            XCTAssertTrue(message.contains("(1048583 bytes)"), message)
+        }
+        XCTAssertThrowsError(try r.resolve(String(repeating: "x", count: 5_000))) { error in
+            XCTAssertLessThan(((error as? RouterError)?.message ?? "").utf8.count, 300)
+        }
+        XCTAssertEqual(excerpt("short"), "short")
+        XCTAssertEqual(excerpt(String(repeating: "体", count: 50), limit: 10), "体体体... (150 bytes)")
+    }
+
     func testLimitsAreConfigurable() throws {
         let r = Router()
         try r.add("app://x/*rest", target: "X")
