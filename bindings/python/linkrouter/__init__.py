@@ -1,0 +1,52 @@
+"""LinkRouter for Python: an embeddable URL router (deep links, push links, web links), through ctypes.
+
+    import linkrouter
+    r = linkrouter.Router()
+    r.add("app://user/:id", "UserPage")
+    m = r.resolve("app://user/42?tab=a", extra={"from": "push"})
+    m.target, m.params          # 'UserPage', {'id': '42', 'tab': 'a', 'from': 'push'}
+
+The rules (URL parsing, patterns, precedence, parameters, rewriting) are those of the C library:
+docs/SEMANTICS.md in the source tree. The library is loaded from $LINKROUTER_LIBRARY, then the package folder,
+then the source tree's build/lib (see ``linkrouter._native``).
+"""
+from __future__ import annotations
+
+from ._errors import (
+    ConflictError,
+    InvalidURLError,
+    LimitError,
+    LinkRouterError,
+    LinkRouterIOError,
+    LinkRouterMemoryError,
+    MisuseError,
+    NotFoundError,
+    PatternError,
+    RegexError,
+    TableError,
+)
+from ._native import EXPECTED_VERSION as _EXPECTED, lib as _lib, version_text as _version_text
+from ._router import Limit, Match, Router
+
+__version__ = _version_text(_EXPECTED)
+
+#: The path of the liblinkrouter.so that was loaded.
+library_path: str = _lib.path
+
+
+def library_version() -> str:
+    """The version of the loaded library ("0.1.0"), from lr_version_number()."""
+    return _version_text(_lib.version)
+
+
+def errstr(code: int) -> str:
+    """The library's static text for a status code (lr_errstr)."""
+    raw = _lib.lr_errstr(code)
+    return raw.decode("utf-8") if raw else ""
+
+
+__all__ = [
+    "ConflictError", "InvalidURLError", "Limit", "LimitError", "LinkRouterError", "LinkRouterIOError",
+    "LinkRouterMemoryError", "Match", "MisuseError", "NotFoundError", "PatternError", "RegexError", "Router",
+    "TableError", "errstr", "library_path", "library_version",
+]

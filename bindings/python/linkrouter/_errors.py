@@ -1,0 +1,110 @@
+"""The exceptions of linkrouter, one per status code of the C ABI (Include/linkrouter.h, enum lr_status)."""
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, Optional, Type
+
+_OFFSET = re.compile(r"\bat byte (\d+)")
+_INDEX = re.compile(r"^(?:route|rewrite rule) (\d+):")
+
+
+class LinkRouterError(Exception):
+    """Base of every error the library reports.
+
+    ``code`` is the C status (a negative ``LR_E*`` value), ``message`` the library's text (``lr_last_error()``).
+    ``offset`` is the byte offset the message names ("at byte 8") for pattern, template and regex errors, else
+    None. ``index`` is the position of the refused item for ``add_many`` and ``add_rewrites``, else None.
+    """
+
+    code: int = 0
+
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+        self.message = message
+        match = _OFFSET.search(message)
+        self.offset: Optional[int] = int(match.group(1)) if match else None
+        if index is None:
+            found = _INDEX.match(message)
+            index = int(found.group(1)) if found else None
+        self.index: Optional[int] = index
+
+    def __reduce__(self) -> Any:  # keeps code and index through pickling (multiprocessing)
+        return (type(self), (self.message, self.code, self.index))
+
+
+class MisuseError(LinkRouterError, ValueError):
+    """LR_EMISUSE (-1): an argument out of range, e.g. an unknown limit or a zero limit value."""
+
+    code = -1
+
+
+class InvalidURLError(LinkRouterError, ValueError):
+    """LR_EINVAL (-2): not an absolute URL (no ``scheme:``), or text that is not UTF-8 (a str with lone
+    surrogates) or that holds a NUL character where the C ABI takes a C string."""
+
+    code = -2
+
+
+class PatternError(LinkRouterError):
+    """LR_EPATTERN (-3): a malformed route pattern or rewrite template; ``offset`` is the byte offset."""
+
+    code = -3
+
+
+class ConflictError(LinkRouterError):
+    """LR_ECONFLICT (-4): the route matches exactly the URLs of an existing one, which the message names."""
+
+    code = -4
+
+
+class RegexError(LinkRouterError):
+    """LR_EREGEX (-5): a rewrite regex PCRE2 will not compile (PCRE2's message and offset)."""
+
+    code = -5
+
+
+class LimitError(LinkRouterError):
+    """LR_ELIMIT (-6): a limit was hit (URL length, segments, query pairs, regex match or depth limit)."""
+
+    code = -6
+
+
+class NotFoundError(LinkRouterError, LookupError):
+    """LR_ENOTFOUND (-7): the route or rewrite rule to remove does not exist."""
+
+    code = -7
+
+
+class TableError(LinkRouterError):
+    """LR_ETABLE (-8): a malformed route table file."""
+
+    code = -8
+
+
+class LinkRouterIOError(LinkRouterError, OSError):
+    """LR_EIO (-9): a file could not be read or written."""
+
+    code = -9
+
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None) -> None:
+        LinkRouterError.__init__(self, message, code, index)
+
+
+class LinkRouterMemoryError(LinkRouterError, MemoryError):
+    """LR_ENOMEM (-10): memory could not be allocated."""
+
+    code = -10
+
+
+_BY_CODE: Dict[int, Type[LinkRouterError]] = {
+    cls.code: cls
+    for cls in (MisuseError, InvalidURLError, PatternError, ConflictError, RegexError, LimitError, NotFoundError,
+                TableError, LinkRouterIOError, LinkRouterMemoryError)
+}
+
+
+def error_for_code(code: int, message: str, index: Optional[int] = None) -> LinkRouterError:
+    """The exception for status ``code``; an unknown negative code gives the base class with that code."""
+    return _BY_CODE.get(code, LinkRouterError)(message, code, index)

@@ -1,0 +1,567 @@
+"""Router and Match: the Python face of lr_router and of the packed result of lr_router_resolve_packed."""
+from __future__ import annotations
+
+import enum
+import struct
+import threading
+import weakref
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+from . import _native
+from ._errors import InvalidURLError, LinkRouterError, MisuseError
+from ._native import LR_ELIMIT, LR_NOMATCH, check, lib
+from ._params import nested
+
+__all__ = ["Limit", "Match", "Router"]
+
+URL = Union[str, bytes]
+
+# The packed result (Include/linkrouter.h, lr_router_resolve_packed): a header of 8 little-endian uint32 words,
+# then S (offset, length) word pairs, then the strings' bytes. String indexes in the table:
+_TARGET, _PATTERN, _NAME, _METADATA, _ROUTED, _SCHEME, _HOST, _PORT, _PATH, _FRAGMENT = range(10)
+_FIXED = 10
+_TABLE = 32  # byte offset of the table: after the header's 8 words
+_FLAG_REWRITTEN, _FLAG_NAME, _FLAG_METADATA = 1, 2, 4
+
+_header = struct.Struct("<8I").unpack_from
+_used_id_p_q = struct.Struct("<2I8x2I").unpack_from  # words 0, 1, 4, 5: bytes used, route id, P, Q
+_pair = struct.Struct("<II").unpack_from
+_word = struct.Struct("<I").unpack_from
+_structs: Dict[int, Any] = {}
+
+
+def _words(n: int) -> Any:
+    """A cached ``Struct('<nI').unpack_from``."""
+    fn = _structs.get(n)
+    if fn is None:
+        fn = _structs[n] = struct.Struct("<%dI" % n).unpack_from
+    return fn
+
+
+_INITIAL_BUFFER = 2048
+_ROUTE_CACHE_MAX = 1 << 17  # entries of a router's per-route cache before it is emptied and refilled
+
+
+def _thread_state() -> List[Any]:
+    """This thread's [buffer, capacity, needed cell] for lr_router_resolve_packed, made on first use."""
+    state = [_native.new_buffer(_INITIAL_BUFFER), _INITIAL_BUFFER, _native.new_size_cell()]
+    _tls.state = state
+    return state
+
+
+_tls = threading.local()  # .state: each thread's own buffer, never shared; grown when a result does not fit
+_CALL_AGAIN = 2  # not a status of the library: "call the declared function"
+_fast = lib.resolve_packed_fast
+
+
+class Limit(enum.IntEnum):
+    """The limits of a router (LR_LIMIT_* in the header); each applies to calls made after it is set."""
+
+    URL_LENGTH = 1    #: longest URL (and rewritten URL), bytes; default 65536
+    SEGMENTS = 2      #: most path segments, host included, in a URL or pattern; default 1024
+    PARAMS = 3        #: most query pairs in a URL; default 1024
+    NESTING = 4       #: deepest bracket key still nested in ``params``; deeper keys stay flat; default 32
+    REGEX_MATCH = 5   #: PCRE2 match limit of a rewrite regex, per URL and rule; default 10000
+    REGEX_DEPTH = 6   #: PCRE2 depth limit of a rewrite regex; default 1000
+
+
+def _limit(limit: Union[Limit, int, str]) -> int:
+    if isinstance(limit, str):
+        key = limit.upper()
+        if key.startswith("LR_LIMIT_"):
+            key = key[len("LR_LIMIT_"):]
+        try:
+            return int(Limit[key])
+        except KeyError:
+            raise MisuseError("unknown limit %r (one of %s)" % (limit, ", ".join(m.name for m in Limit))) from None
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError("limit must be a Limit, an int or a name, not %s" % type(limit).__name__)
+    if not -(1 << 31) <= limit < 1 << 31:
+        raise MisuseError("unknown limit %d" % limit)
+    return int(limit)
+
+
+def _text(s: Any, what: str) -> bytes:
+    """A str argument as NUL-terminated UTF-8 for the C ABI; InvalidURLError (LR_EINVAL) when it cannot be."""
+    if type(s) is not str:
+        if isinstance(s, str):
+            s = str(s)
+        elif isinstance(s, (bytes, bytearray, memoryview)):
+            s = bytes(s)
+            if b"\0" in s:
+                raise InvalidURLError("%s contains a NUL character" % what)
+            return s
+        else:
+            raise TypeError("%s must be str, not %s" % (what, type(s).__name__))
+    try:
+        b = s.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidURLError("%s is not valid UTF-8 text: %s" % (what, e)) from None
+    if b"\0" in b:
+        raise InvalidURLError("%s contains a NUL character" % what)
+    return b
+
+
+def _url_bytes(url: Any) -> bytes:
+    """The URL's UTF-8 bytes (NUL characters allowed: the packed call takes a length)."""
+    if isinstance(url, str):
+        try:
+            return str(url).encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidURLError("url is not valid UTF-8 text: %s" % e) from None
+    if isinstance(url, (bytes, bytearray, memoryview)):
+        return bytes(url)
+    raise TypeError("url must be str or bytes, not %s" % type(url).__name__)
+
+
+def _strings(data: bytes, t: Tuple[int, ...]) -> List[str]:
+    """The strings of the (offset, length) pairs ``t`` of a packed result."""
+    return [data[o:o + n].decode() for o, n in zip(t[0::2], t[1::2])]
+
+
+class Match:
+    """The result of :meth:`Router.resolve`.
+
+    ``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters
+    (``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives
+    ``{"info": {"nickname": "x"}}``). ``query`` lists every query pair in order, repeated keys included.
+    ``scheme`` and ``host`` are lower-cased; ``path`` and ``fragment`` are as written; ``fragment`` is "" when
+    there is none. Everything but ``params`` is decoded when first read.
+    """
+
+    __slots__ = ("target", "params", "_info", "_data", "_url", "__weakref__")
+
+    #: The target the route was added with.
+    target: str
+    #: The merged parameters: extra > path > query, bracket keys nested.
+    params: Dict[str, Any]
+    _info: Tuple[Any, ...]  # what never changes for a route: cached per route id by the router
+    _data: bytes  # a copy of the packed result, read when a field is first asked for
+    _url: Any  # str, or the bytes-like object given
+
+    @property
+    def pattern(self) -> str:
+        """The route's pattern as it was added."""
+        return self._info[1]
+
+    @property
+    def name(self) -> Optional[str]:
+        """The route's name (:meth:`Router.add_route`), None when it has none."""
+        return self._info[2]
+
+    @property
+    def metadata(self) -> Optional[str]:
+        """The route's metadata (:meth:`Router.add_route`), None when it has none."""
+        return self._info[3]
+
+    @property
+    def route_id(self) -> int:
+        """The route's id: its insertion number in its router, never reused."""
+        return _header(self._data)[1]
+
+    @property
+    def url(self) -> str:
+        """The URL as given."""
+        u = self._url
+        return u if isinstance(u, str) else bytes(u).decode("utf-8")
+
+    @property
+    def rewritten(self) -> str:
+        """The URL that was routed: after rewriting, or the same as ``url`` when no rule fired."""
+        return self._string(_ROUTED) if _header(self._data)[2] & _FLAG_REWRITTEN else self.url
+
+    @property
+    def was_rewritten(self) -> bool:
+        """True when a rewrite rule fired."""
+        return bool(_header(self._data)[2] & _FLAG_REWRITTEN)
+
+    @property
+    def scheme(self) -> str:
+        return self._string(_SCHEME)
+
+    @property
+    def host(self) -> str:
+        """Lower-cased, without userinfo and port; "" when none."""
+        return self._string(_HOST)
+
+    @property
+    def port(self) -> str:
+        """Digits, "" when none."""
+        return self._string(_PORT)
+
+    @property
+    def path(self) -> str:
+        """As written, not decoded."""
+        return self._string(_PATH)
+
+    @property
+    def fragment(self) -> str:
+        """As written, "" when none; the fragment is never routed."""
+        return self._string(_FRAGMENT)
+
+    @property
+    def path_params(self) -> List[Tuple[str, str]]:
+        """The path parameters in pattern order, as (name, value)."""
+        header = _header(self._data)
+        p = header[4]
+        if not p:
+            return []
+        t = _words(2 * p)(self._data, _TABLE + 8 * (_FIXED + p))
+        return list(zip(self._info[4], _strings(self._data, t)))
+
+    @property
+    def query(self) -> List[Tuple[str, str]]:
+        """Every query pair of the routed URL in order, decoded, repeated keys included."""
+        header = _header(self._data)
+        p, q = header[4], header[5]
+        if not q:
+            return []
+        t = _words(4 * q)(self._data, _TABLE + 8 * (_FIXED + 2 * p))
+        s = _strings(self._data, t)
+        return list(zip(s[0::2], s[1::2]))
+
+    def _string(self, i: int) -> str:
+        o, n = _pair(self._data, _TABLE + 8 * i)
+        return self._data[o:o + n].decode()
+
+    def as_dict(self) -> Dict[str, Any]:
+        """Every field, as a dict (the keys of lr_match_to_json, plus route_id and path_params)."""
+        d: Dict[str, Any] = {
+            "target": self.target, "pattern": self.pattern, "url": self.url, "rewritten": self.rewritten,
+            "scheme": self.scheme, "host": self.host, "port": self.port, "path": self.path,
+            "fragment": self.fragment,
+        }
+        if self.name is not None:
+            d["name"] = self.name
+        if self.metadata is not None:
+            d["metadata"] = self.metadata
+        d["params"] = self.params
+        d["query"] = self.query
+        d["route_id"] = self.route_id
+        d["path_params"] = self.path_params
+        return d
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
+
+    def __repr__(self) -> str:
+        return "Match(target=%r, pattern=%r, url=%r, params=%r)" % (self.target, self.pattern, self.url,
+                                                                     self.params)
+
+
+_new_match = object.__new__
+_encode: Callable[[Any], bytes] = str.encode  # type: ignore[assignment]
+
+
+class Router:
+    """A routing table and its rewrite rules (an ``lr_router``).
+
+    Safe to share between threads: resolves, adds and removes may run at once (the library publishes table
+    snapshots atomically; each thread resolves into its own buffer). ``close()`` frees the table at once; it
+    must not race with calls on other threads. Without ``close()`` the table is freed when the Router is
+    garbage-collected. A closed router raises ValueError.
+    """
+
+    def __init__(self) -> None:
+        h = _native.new_handle()
+        check(lib.lr_router_new(_native.byref(h)))
+        self._h: Any = h
+        self._finalizer = weakref.finalize(self, lib.lr_router_free, h)
+        self._routes: Dict[int, Tuple[Any, ...]] = {}
+        self._nesting = self.get_limit(Limit.NESTING)
+
+    # -- handle ---------------------------------------------------------------------------------------------
+
+    def _handle(self) -> Any:
+        h = self._h
+        if h is None:
+            raise ValueError("the router is closed")
+        return h
+
+    def close(self) -> None:
+        """Frees the routing table now. Further calls raise ValueError; closing twice is fine."""
+        self._h = None
+        self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def __enter__(self) -> "Router":
+        self._handle()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self._h is None:
+            return "<linkrouter.Router closed>"
+        return "<linkrouter.Router with %d routes>" % len(self)
+
+    # -- routes ---------------------------------------------------------------------------------------------
+
+    def add(self, pattern: str, target: str) -> None:
+        """Adds a route. PatternError (malformed; ``offset`` says where), ConflictError (the message names the
+        existing route), LimitError (more segments than Limit.SEGMENTS)."""
+        check(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")))
+
+    def add_route(self, pattern: str, target: str, name: Optional[str] = None,
+                  metadata: Optional[str] = None) -> None:
+        """Adds a route that also carries a name and metadata (free text, JSON by convention), both reported
+        by its matches."""
+        check(lib.lr_router_add_route(self._handle(), _text(pattern, "pattern"), _text(target, "target"),
+                                      None if name is None else _text(name, "name"),
+                                      None if metadata is None else _text(metadata, "metadata")))
+
+    def add_many(self, routes: Iterable[Tuple[str, str]]) -> None:
+        """Adds (pattern, target) pairs all or none: when one is refused the table is left as it was, and the
+        error's ``index`` says which (its message starts with "route <i>:")."""
+        self._add_pairs(lib.lr_router_add_many, routes, "pattern")
+
+    def _add_pairs(self, fn: Any, items: Iterable[Tuple[str, str]], what: str) -> None:
+        label = "route" if what == "pattern" else "rewrite rule"  # the C library's prefixes
+        firsts: List[bytes] = []
+        seconds: List[bytes] = []
+        for i, item in enumerate(items):
+            try:
+                a, b = item
+                firsts.append(_text(a, what))
+                seconds.append(_text(b, "target"))
+            except LinkRouterError as e:
+                raise type(e)("%s %d: %s" % (label, i, e.message), e.code, i) from None
+            except (TypeError, ValueError) as e:
+                raise TypeError("item %d: expected a (%s, target) pair of str: %s" % (i, what, e)) from None
+        unset = (1 << 64) - 1
+        failed = _native.new_size(unset)
+        code = fn(self._handle(), _native.string_array(firsts), _native.string_array(seconds), len(firsts),
+                  _native.byref(failed))
+        if code < 0:
+            err = _native.error(code)
+            if failed.value != unset:
+                err.index = failed.value
+            raise err  # else its index comes from the message ("route <i>:", "rewrite rule <i>:")
+
+    def remove(self, pattern: str) -> None:
+        """Removes the route ``pattern`` would conflict with (so ``app://u/:x`` removes ``app://u/:id``).
+        NotFoundError when there is none."""
+        check(lib.lr_router_remove(self._handle(), _text(pattern, "pattern")))
+
+    def clear(self) -> None:
+        """Removes every route; rewrite rules stay."""
+        check(lib.lr_router_clear(self._handle()))
+        self._routes = {}
+
+    def __len__(self) -> int:
+        n = _native.new_size()
+        check(lib.lr_router_count(self._handle(), _native.byref(n)))
+        return n.value
+
+    # -- lookups --------------------------------------------------------------------------------------------
+
+    def can_route(self, url: URL) -> bool:
+        """True when ``url`` (after rewriting) matches a route. InvalidURLError, LimitError."""
+        b = url.encode() if type(url) is str and url.isascii() else _url_bytes(url)
+        if b"\0" in b:  # a C string would end there: ask the length-taking call instead
+            return self.resolve(b) is not None
+        return check(lib.lr_router_can_route(self._handle(), b)) == 1
+
+    def resolve(self, url: URL, extra: Optional[Mapping[str, Any]] = None) -> Optional[Match]:
+        """The match for ``url`` (rewritten first), or None when no route matches.
+
+        ``extra`` values (any Python objects) outrank path and query parameters in ``params``.
+        InvalidURLError (not an absolute URL, not UTF-8), LimitError.
+        """
+        # The hot path: one call into the library, which writes the whole result into this thread's buffer.
+        try:
+            b = _encode(url)  # str.encode: always bytes, TypeError for anything but a str
+        except (TypeError, UnicodeEncodeError):
+            b = url = _url_bytes(url)  # bytes-like pass (copied); lone surrogates: InvalidURLError; else TypeError
+        try:
+            buf, cap, _ = _tls.state
+        except AttributeError:
+            buf, cap, _ = _thread_state()
+        try:
+            # needed = NULL: the header's word 0 says how many bytes were used; _resolve_slow asks for the
+            # size when the buffer was too small.
+            rc = _fast(self._h, b, len(b), buf, cap, None)
+        except _native.ArgumentError:  # a length of 2**31 or more: the declared function takes it
+            rc = _CALL_AGAIN
+        if rc:
+            if rc == LR_NOMATCH:
+                return None
+            buf = self._resolve_slow(rc, b)
+            if buf is None:
+                return None
+        used, rid, p, q = _used_id_p_q(buf)
+        data = buf[:used]
+        try:
+            info = self._routes[rid]
+        except KeyError:
+            info = self._route_info(data, rid, p)
+        if q:
+            params = self._params_with_query(data, info, p, q, used)
+        elif p == 1:
+            o, n = _pair(data, info[5])
+            params = {info[4][0]: data[o:o + n].decode()}
+        elif p == 2:
+            o, n, o1, n1 = info[6](data, info[5])
+            k0, k1 = info[4]
+            params = {k0: data[o:o + n].decode(), k1: data[o1:o1 + n1].decode()}
+        elif p == 3:
+            o, n, o1, n1, o2, n2 = info[6](data, info[5])
+            k0, k1, k2 = info[4]
+            params = {k0: data[o:o + n].decode(), k1: data[o1:o1 + n1].decode(), k2: data[o2:o2 + n2].decode()}
+        elif p:
+            t = info[6](data, info[5])
+            params = dict(zip(info[4], [data[t[i]:t[i] + t[i + 1]].decode() for i in range(0, 2 * p, 2)]))
+        else:
+            params = {}
+        if extra:
+            params.update(extra)
+        m = _new_match(Match)
+        m.target = info[0]
+        m._info = info
+        m._data = data
+        m._url = url
+        m.params = params
+        return m
+
+    def _resolve_slow(self, rc: int, b: bytes) -> Any:
+        """After a non-zero status: grows this thread's buffer and calls again (through the declared function,
+        with a needed cell) while the result does not fit; returns the filled buffer, None for no match, or
+        raises."""
+        try:
+            state = _tls.state
+        except AttributeError:
+            state = _thread_state()
+        while True:
+            if rc == 0:
+                return state[0]
+            if rc == LR_NOMATCH:
+                return None
+            if self._h is None:
+                raise ValueError("the router is closed")
+            if rc != LR_ELIMIT and rc != _CALL_AGAIN:
+                raise _native.error(rc)
+            # Too small a buffer, or a real limit: call with a needed cell to tell them apart.
+            state[2][0] = 0
+            rc = lib.lr_router_resolve_packed(self._h, b, len(b), state[0], state[1], state[2])
+            if rc == LR_ELIMIT:
+                need = state[2][0]
+                if need <= state[1]:
+                    raise _native.error(rc)
+                cap = max(need, 2 * state[1])
+                state[0] = _native.new_buffer(cap)
+                state[1] = cap
+                rc = _CALL_AGAIN
+
+    def _route_info(self, data: bytes, rid: int, p: int) -> Tuple[Any, ...]:
+        """What never changes for route ``rid``: target, pattern, name, metadata, parameter names, and how to
+        find its parameter values in a packed result."""
+        flags = _header(data)[2]
+        t = _words(2 * (_FIXED + p))(data, _TABLE)
+        s = [data[o:o + n].decode() for o, n in zip(t[0::2], t[1::2])]
+        values_at = _TABLE + 8 * (_FIXED + p)
+        info = (s[0], s[1], s[2] if flags & _FLAG_NAME else None, s[3] if flags & _FLAG_METADATA else None,
+                tuple(s[_FIXED:_FIXED + p]), values_at, _words(2 * p), rid)
+        routes = self._routes
+        if len(routes) >= _ROUTE_CACHE_MAX:
+            routes.clear()
+        routes[rid] = info
+        return info
+
+    def _params_with_query(self, data: bytes, info: Tuple[Any, ...], p: int, q: int, used: int) -> Dict[str, Any]:
+        """Path parameters, then query pairs whose key no path parameter takes (the last value of a repeated
+        key, at its first place); nested when a key has a bracket."""
+        t = _words(2 * p + 4 * q)(data, info[5])  # values, then each pair's key and value
+        strings = []
+        for o, n in zip(t[0::2], t[1::2]):  # a loop costs less than a comprehension here
+            strings.append(data[o:o + n].decode())
+        names = info[4]
+        keys = strings[p::2]
+        if "[" in "".join(keys):  # some key may nest: the slow, general way
+            return nested(list(zip(names, strings[:p])), list(zip(keys, strings[p + 1::2])), self._nesting)
+        query = dict(zip(keys, strings[p + 1::2]))
+        if not p:
+            return query
+        for n in names:
+            query.pop(n, None)
+        params = dict(zip(names, strings[:p]))
+        params.update(query)
+        return params
+
+    def resolve_json(self, url: URL, extra: Optional[Mapping[str, str]] = None) -> Optional[str]:
+        """The match as the library's JSON (lr_match_to_json), or None. ``extra`` values must be str here."""
+        b = _url_bytes(url)
+        items = list(extra.items()) if extra else []
+        names = [_text(k, "extra name") for k, _ in items]
+        values = [_text(v, "extra value") for _, v in items]
+        out = _native.void_out()
+        code = check(lib.lr_router_resolve_with(self._handle(), _c_url(b), _native.string_array(names),
+                                                _native.string_array(values), len(items), _native.byref(out)))
+        if code == LR_NOMATCH:
+            return None
+        try:
+            text = _native.void_out()
+            check(lib.lr_match_to_json(out, _native.byref(text)))
+            return _native.take_string(text.value)
+        finally:
+            lib.lr_match_free(out)
+
+    # -- rewrite rules --------------------------------------------------------------------------------------
+
+    def add_rewrite(self, match: str, target: str) -> None:
+        """Adds a rewrite rule: ``match`` a PCRE2 regex, ``target`` a template ($1, $$1 encoded, $#1 decoded,
+        ${name}, $host ...). A rule with the same ``match`` gets the new target in place.
+        RegexError, PatternError (template)."""
+        check(lib.lr_router_add_rewrite(self._handle(), _text(match, "match"), _text(target, "target")))
+
+    def add_rewrites(self, rules: Iterable[Tuple[str, str]]) -> None:
+        """Adds (match, target) rules in order, all or none; the error's ``index`` names the refused rule."""
+        self._add_pairs(lib.lr_router_add_rewrites, rules, "match")
+
+    def remove_rewrite(self, match: str) -> None:
+        """Removes the rule whose regex is exactly ``match``; NotFoundError when there is none."""
+        check(lib.lr_router_remove_rewrite(self._handle(), _text(match, "match")))
+
+    def clear_rewrites(self) -> None:
+        check(lib.lr_router_clear_rewrites(self._handle()))
+
+    def rewrite(self, url: URL) -> Optional[str]:
+        """``url`` rewritten by the first rule that matches, or None when none does. ``url`` need not be
+        absolute here. LimitError (a regex hit its match or depth limit), InvalidURLError."""
+        out = _native.void_out()
+        code = check(lib.lr_router_rewrite(self._handle(), _c_url(_url_bytes(url)), _native.byref(out)))
+        if code == LR_NOMATCH:
+            return None
+        return _native.take_string(out.value)
+
+    # -- limits ---------------------------------------------------------------------------------------------
+
+    def set_limit(self, limit: Union[Limit, int, str], value: int) -> None:
+        """Sets a limit (a Limit, its number, or its name such as "url_length" or "LR_LIMIT_URL_LENGTH").
+        MisuseError for an unknown limit, zero, or a value too large."""
+        which = _limit(limit)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError("limit value must be an int, not %s" % type(value).__name__)
+        if value < 0 or value >= 1 << 63:
+            raise MisuseError("limit value %d is out of range" % value)
+        check(lib.lr_router_set_limit(self._handle(), which, value))
+        if which == Limit.NESTING:
+            self._nesting = value
+
+    def get_limit(self, limit: Union[Limit, int, str]) -> int:
+        n = _native.new_size()
+        check(lib.lr_router_get_limit(self._handle(), _limit(limit), _native.byref(n)))
+        return n.value
+
+
+def _c_url(b: bytes) -> bytes:
+    if b"\0" in b:
+        raise InvalidURLError("url contains a NUL character")
+    return b

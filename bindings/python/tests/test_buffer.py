@@ -1,0 +1,69 @@
+"""The packed result and its per-thread buffer: results larger than the buffer grow it and are retried; long
+URLs and many parameters come back whole."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import linkrouter
+from linkrouter import _router
+
+
+def test_large_results_grow_the_buffer(router):
+    router.add("app://x/:id/*rest", "X")
+    from linkrouter import _native
+    _router._tls.state = [_native.new_buffer(64), 64, _native.new_size_cell()]  # this thread starts small
+    assert router.resolve("app://x/1/a").params == {"id": "1", "rest": "a"}  # grown once already
+    start_cap = _router._tls.state[1]
+    rest = "/".join("seg%d" % i for i in range(500))
+    query = "&".join("key%d=%s" % (i, "é" * (i % 7)) for i in range(800))
+    m = router.resolve("app://x/1/%s?%s" % (rest, query))
+    assert m.params["id"] == "1" and m.params["rest"] == rest
+    assert len(m.query) == 800 and m.query[799] == ("key799", "é" * (799 % 7))
+    assert m.params["key5"] == "é" * 5
+    assert 64 < start_cap < _router._tls.state[1]
+    # and a small one afterwards still reads right from the bigger buffer
+    assert router.resolve("app://x/2/a").params == {"id": "2", "rest": "a"}
+
+
+def test_url_at_the_length_limit(router):
+    router.add("app://x/*rest", "X")
+    url = "app://x/" + "a" * (65536 - len("app://x/"))
+    m = router.resolve(url)
+    assert len(m.params["rest"]) == 65536 - 8
+    with pytest.raises(linkrouter.LimitError):
+        router.resolve(url + "a")
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 8, 16, 40])
+def test_any_number_of_path_parameters(router, n):
+    pattern = "app://p" + "".join("/:p%d" % i for i in range(n))
+    router.add(pattern, "P%d" % n)
+    values = ["v%d%s" % (i, "é" if i % 3 == 1 else "") for i in range(n)]
+    url = "app://p" + "".join("/" + v for v in values)
+    expected = {"p%d" % i: v for i, v in enumerate(values)}
+    assert router.resolve(url).params == expected
+    assert router.resolve(url + "?z=1").params == dict(expected, z="1")
+    ascii_url = "app://p" + "".join("/a%d" % i for i in range(n))
+    assert router.resolve(ascii_url).params == {"p%d" % i: "a%d" % i for i in range(n)}
+    assert router.resolve(ascii_url).path_params == [("p%d" % i, "a%d" % i) for i in range(n)]
+
+
+def test_a_new_thread_starts_with_its_own_buffer(router):
+    router.add("app://x/:id", "X")
+    router.resolve("app://x/1")
+    mine = _router._tls.state[0]
+    seen = []
+    t = threading.Thread(target=lambda: (router.resolve("app://x/2"), seen.append(_router._tls.state[0])))
+    t.start()
+    t.join()
+    assert seen and seen[0] is not mine
+
+
+def test_route_cache_is_bounded(router, monkeypatch):
+    monkeypatch.setattr(_router, "_ROUTE_CACHE_MAX", 10)
+    router.add_many([("app://r/%d" % i, str(i)) for i in range(30)])
+    for i in range(30):
+        assert router.resolve("app://r/%d" % i).target == str(i)
+    assert len(router._routes) <= 10

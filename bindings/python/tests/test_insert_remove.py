@@ -1,0 +1,226 @@
+"""Registration as tables, ported from Tests/LinkRouterTests/InsertRemoveTests.swift: malformed patterns (with
+offsets), conflicts (naming the existing route), removal, bulk adds (all or none), refused URLs, limits."""
+from __future__ import annotations
+
+import pytest
+
+import linkrouter
+from linkrouter import ConflictError, InvalidURLError, LimitError, MisuseError, NotFoundError, PatternError
+
+MALFORMED = [  # (pattern, byte offset of the error)
+    ("", 0), ("app", 3), ("app:/x", 3), ("app:x", 3), ("1app://x", 0), ("ap p://x", 2), ("://x", 0),
+    ("app://a//b", 8), ("app://a//", 8), ("app://a/b//", 10), ("app:////", 6), ("app://:", 7), ("app://a/:", 9),
+    ("app://:a-b", 8), ("app://:id.json", 9), ("app://*rest/x", 12), ("app://*/*", 8), ("app://:id/:id", 10),
+    ("app://:id/*id", 10), ("app://a?x=1", 7), ("app://a#b", 7), ("app://*a b", 8),
+]
+
+
+@pytest.mark.parametrize("pattern, offset", MALFORMED, ids=[repr(p) for p, _ in MALFORMED])
+def test_malformed_pattern(router, pattern, offset):
+    with pytest.raises(PatternError) as info:
+        router.add(pattern, "T")
+    e = info.value
+    assert e.code == -3
+    assert e.offset == offset, e.message
+    assert ("at byte %d" % offset) in e.message
+    assert str(e) == e.message
+    assert len(router) == 0
+
+
+WELL_FORMED = ["app://", "app:///", "app://x", "app://x/", "app://*", "app://*/", "app://a/*rest/", "*://x/:y",
+               "a+b.c-d://x", "app://:a_1/:B2", "app://x:8080/y", "app://a b/c", "app://%3Aliteral", "app://x*y/z:w"]
+
+
+@pytest.mark.parametrize("pattern", WELL_FORMED)
+def test_well_formed_pattern(router, pattern):
+    router.add(pattern, pattern)
+    assert len(router) == 1
+
+
+def test_unusual_literals_match(router):
+    for p in ["app://", "app://%3Aliteral", "app://x*y/z:w", "app://a b/c", "app://x:8080/y"]:
+        router.add(p, p)
+    for url, target in [("app://:literal", "app://%3Aliteral"), ("app://x*y/z:w", "app://x*y/z:w"),
+                        ("app://a b/c", "app://a b/c"), ("app://a%20b/c", "app://a b/c"),
+                        ("app://x:8080/y", "app://x:8080/y"), ("app://", "app://")]:
+        assert router.resolve(url).target == target, url
+
+
+CONFLICTS = [  # (existing, new, conflicts?)
+    ("app://u/:id", "app://u/:uid", True),
+    ("app://u/:id", "app://u/:id/", True),
+    ("app://U/x", "app://u/x", True),
+    ("APP://u/x", "app://u/x", True),
+    ("app://u/%41", "app://u/A", True),
+    ("app://u/*", "app://u/*rest", True),
+    ("*://u", "*://u/", True),
+    ("app://u/X", "app://u/x", False),
+    ("app://u", "app://u/*", False),
+    ("*://u", "app://u", False),
+    ("app://u/:id", "app://u/*id", False),
+    ("app://u/:id", "app://u/me", False),
+    ("app://:a/b", "app://c/:d", False),
+    ("app://x:80/y", "app://x/y", False),
+]
+
+
+@pytest.mark.parametrize("existing, new, conflicts", CONFLICTS, ids=["%s+%s" % (a, b) for a, b, _ in CONFLICTS])
+def test_conflicts(router, existing, new, conflicts):
+    router.add(existing, "old")
+    if conflicts:
+        with pytest.raises(ConflictError) as info:
+            router.add(new, "new")
+        assert info.value.code == -4
+        assert "'%s'" % existing in info.value.message
+        assert len(router) == 1
+    else:
+        router.add(new, "new")
+        assert len(router) == 2
+
+
+def test_remove(router):
+    router.add("app://u/:id", "A")
+    router.add("app://u/me", "B")
+    router.add("app://u/*rest", "C")
+    assert router.resolve("app://u/me").target == "B"
+    router.remove("app://u/me")
+    assert router.resolve("app://u/me").target == "A"
+    router.remove("app://u/:other")  # the same URLs as app://u/:id
+    assert router.resolve("app://u/me").target == "C"
+    with pytest.raises(NotFoundError) as info:
+        router.remove("app://u/:id")
+    assert info.value.code == -7 and isinstance(info.value, LookupError)
+    with pytest.raises(NotFoundError):
+        router.remove("app://nothing/here")
+    with pytest.raises(PatternError):
+        router.remove("bad")
+    router.remove("app://u/*")
+    assert router.resolve("app://u/me") is None
+    assert len(router) == 0
+    router.add("app://u/:id", "again")
+    assert router.resolve("app://u/me").target == "again"
+    router.clear()
+    assert len(router) == 0
+    assert router.resolve("app://u/me") is None
+
+
+def test_churn(router):
+    router.add("app://keep/:id", "keep")
+    for rnd in range(3):
+        for i in range(200):
+            router.add("app://tmp/%d/%d" % (rnd, i), "t%d" % i)
+        assert router.resolve("app://tmp/%d/7" % rnd).target == "t7"
+        for i in range(200):
+            router.remove("app://tmp/%d/%d" % (rnd, i))
+    router.add("app://last", "last")
+    assert len(router) == 2
+    assert router.resolve("app://keep/1").params == {"id": "1"}
+    assert router.resolve("app://tmp/0/1") is None
+
+
+def test_add_many_is_all_or_none(router):
+    router.add("app://existing", "E")
+    specs = [("app://a", "A"), ("app://b/:x", "B"), ("app://b/:y", "dup"), ("app://c", "C")]
+    with pytest.raises(ConflictError) as info:
+        router.add_many(specs)
+    assert info.value.index == 2
+    assert info.value.message.startswith("route 2:")
+    assert len(router) == 1
+    assert router.resolve("app://a") is None
+    router.add_many([s for s in specs if s[1] != "dup"])
+    assert len(router) == 4
+    assert [router.resolve(u).target for u in ("app://existing", "app://a", "app://b/1", "app://c")] == \
+        ["E", "A", "B", "C"]
+
+
+def test_add_many_malformed_and_generators(router):
+    with pytest.raises(PatternError) as info:
+        router.add_many(iter([("app://a", "A"), ("app://a//b", "B")]))
+    assert info.value.index == 1 and info.value.offset == 8
+    router.add_many(("app://%d" % i, str(i)) for i in range(50))
+    assert len(router) == 50
+    router.add_many([])
+    assert len(router) == 50
+
+
+def test_add_many_bad_items_say_which(router):
+    with pytest.raises(InvalidURLError) as info:
+        router.add_many([("app://a", "A"), ("app://\udc80", "B")])
+    assert info.value.index == 1 and info.value.message.startswith("route 1:")
+    with pytest.raises(TypeError, match="item 0"):
+        router.add_many([("app://a",)])
+    with pytest.raises(TypeError, match="item 1"):
+        router.add_many([("app://a", "A"), ("app://b", 3)])
+    assert len(router) == 0
+
+
+BAD_URLS = [
+    ("", InvalidURLError), ("nourl", InvalidURLError), ("://x", InvalidURLError), ("1a://x", InvalidURLError),
+    ("/just/a/path", InvalidURLError), ("?q=1", InvalidURLError),
+    ("a" * 70_000, LimitError), ("app://x/" + "a/" * 1_500, LimitError),
+]
+
+
+@pytest.mark.parametrize("url, error", BAD_URLS, ids=[u[:20] for u, _ in BAD_URLS])
+def test_bad_urls(router, url, error):
+    router.add("app://x/*rest", "X")
+    with pytest.raises(error):
+        router.resolve(url)
+    with pytest.raises(error):
+        router.can_route(url)
+    with pytest.raises(error):
+        router.resolve_json(url)
+
+
+def test_limits_are_configurable(router):
+    router.add("app://x/*rest", "X")
+    router.set_limit(linkrouter.Limit.URL_LENGTH, 20)
+    assert router.get_limit("url_length") == 20
+    assert router.resolve("app://x/short") is not None
+    with pytest.raises(LimitError):
+        router.resolve("app://x/this-is-too-long")
+    router.set_limit("URL_LENGTH", 65536)
+    router.set_limit("LR_LIMIT_PARAMS", 2)
+    assert router.resolve("app://x/?a=1&b=2") is not None
+    with pytest.raises(LimitError) as info:
+        router.resolve("app://x/?a=1&b=2&c=3")
+    assert info.value.code == -6
+    router.set_limit(linkrouter.Limit.SEGMENTS, 3)
+    with pytest.raises(LimitError):
+        router.add("app://a/b/c/d", "D")
+    with pytest.raises(MisuseError) as info:
+        router.set_limit(linkrouter.Limit.URL_LENGTH, 0)
+    assert info.value.code == -1 and isinstance(info.value, ValueError)
+    assert router.get_limit(linkrouter.Limit.URL_LENGTH) == 65536
+
+
+def test_limit_defaults_and_names(router):
+    defaults = {"URL_LENGTH": 65536, "SEGMENTS": 1024, "PARAMS": 1024, "NESTING": 32, "REGEX_MATCH": 10000,
+                "REGEX_DEPTH": 1000}
+    for name, value in defaults.items():
+        assert router.get_limit(name) == value
+        assert router.get_limit(linkrouter.Limit[name]) == value
+        assert router.get_limit(int(linkrouter.Limit[name])) == value
+    with pytest.raises(MisuseError):
+        router.get_limit("nope")
+    with pytest.raises(MisuseError):
+        router.get_limit(99)  # an unknown number: the library says so
+    with pytest.raises(MisuseError):
+        router.set_limit(99, 5)
+    with pytest.raises(MisuseError):
+        router.get_limit(1 << 40)
+    with pytest.raises(MisuseError):
+        router.set_limit("url_length", -1)
+    with pytest.raises(TypeError):
+        router.set_limit("url_length", 1.5)
+    with pytest.raises(TypeError):
+        router.get_limit(1.0)
+
+
+def test_len_and_clear_keep_rewrites(router):
+    router.add("app://a", "A")
+    router.add_rewrite("^x$", "app://a")
+    assert len(router) == 1
+    router.clear()
+    assert len(router) == 0
+    assert router.rewrite("x") == "app://a"
