@@ -35,10 +35,14 @@ deps:
 lib: deps
 	$(SWIFT) build $(RELEASE)
 	@mkdir -p $(BUILD)/lib $(BUILD)/bin
-	cp "$$($(SWIFT) build $(RELEASE) --show-bin-path)/liblinkrouter.so" $(BUILD)/lib/liblinkrouter.so
-	cp "$$($(SWIFT) build $(RELEASE) --show-bin-path)/linkrouter-cli" $(BUILD)/bin/linkrouter
 	@mkdir -p $(BUILD)/examples
-	cp "$$($(SWIFT) build $(RELEASE) --show-bin-path)/swift-example" $(BUILD)/examples/swift-example
+	@# Copy to a temporary name, then rename: a process that has the old library mapped keeps it (an in-place
+	@# copy would rewrite pages under it and kill it with SIGBUS).
+	@bin="$$($(SWIFT) build $(RELEASE) --show-bin-path)"; \
+	for f in "liblinkrouter.so:lib/liblinkrouter.so" "linkrouter-cli:bin/linkrouter" "swift-example:examples/swift-example"; do \
+	    src="$$bin/$${f%%:*}"; dst="$(BUILD)/$${f#*:}"; \
+	    cp "$$src" "$$dst.tmp" && mv -f "$$dst.tmp" "$$dst" || exit 1; \
+	done
 
 examples: $(EXAMPLES)
 

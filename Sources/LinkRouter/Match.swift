@@ -139,3 +139,53 @@ extension String {
         String(decoding: utf8.map(ASCII.lowercased), as: UTF8.self)
     }
 }
+
+/// A borrowed view of a match, for hot paths: no allocation to make it, valid only inside the closure given to
+/// `Router.withMatch`. Parameters are the path parameters (pattern order), then the query pairs in order
+/// except keys a path parameter takes; `self[name]` applies the precedence of `Match.params` (path, then the
+/// last query pair of that name). Strings of up to 15 bytes are made without allocating.
+public struct MatchView {
+    let blob: RouteBlob
+    let routedSpan: ByteSpan
+    let pairs: UnsafeBufferPointer<QueryPair>
+    let pathCount: Int
+
+    init(blob: RouteBlob, routed: ByteSpan, pairs: UnsafeBufferPointer<QueryPair>, pathCount: Int) {
+        self.blob = blob
+        routedSpan = routed
+        self.pairs = pairs
+        self.pathCount = pathCount
+    }
+
+    /// The route's id: its insertion number in this router, never reused.
+    public var routeID: Int { blob.sequence }
+    /// The route's target.
+    public var target: String { blob.target.string }
+    /// The route's pattern as registered.
+    public var pattern: String { blob.pattern.string }
+    /// The URL that was matched (after rewriting).
+    public var routedURL: String { routedSpan.string }
+    /// The number of parameters (path parameters, then query pairs).
+    public var parameterCount: Int { pairs.count }
+
+    /// Parameter `i` as (name, value).
+    public func parameter(at i: Int) -> (name: String, value: String)? {
+        guard i >= 0 && i < pairs.count else { return nil }
+        return (pairs[i].key.string, pairs[i].value.string)
+    }
+
+    /// The value of parameter `name` (path first, then the last query pair of that name), or nil.
+    public subscript(name: String) -> String? {
+        var name = name
+        return name.withUTF8 { buf -> String? in
+            let key = ByteSpan(start: buf.baseAddress, count: buf.count)
+            for i in 0..<pathCount where pairs[i].key.equals(key) { return pairs[i].value.string }
+            var i = pairs.count
+            while i > pathCount {
+                i -= 1
+                if pairs[i].key.equals(key) { return pairs[i].value.string }
+            }
+            return nil
+        }
+    }
+}

@@ -204,6 +204,85 @@ public final class Router: Sendable {
         }
     }
 
+    /// Resolves `url` without allocating and calls `body` with a view of the match; nil when nothing matches
+    /// (`body` is not called). The view must not escape `body`: it borrows the URL and stack memory.
+    ///
+    /// ```swift
+    /// let id = try router.withMatch("app://user/42?tab=a") { $0["id"] }   // "42"
+    /// ```
+    @inlinable
+    public func withMatch<R>(_ url: String, _ body: (MatchView) -> R) throws(RouterError) -> R? {
+        // Generic only here, inlined into the caller; the work is in a non-generic function, so a caller in
+        // another module runs specialized code.
+        var result: R?
+        try _withMatch(url) { result = body($0) }
+        return result
+    }
+
+    @usableFromInline
+    func _withMatch(_ url: String, _ body: (MatchView) -> Void) throws(RouterError) {
+        var url = url
+        let result: Result<Void, RouterError> = url.withUTF8 { bytes in
+            let span = ByteSpan(start: bytes.baseAddress, count: bytes.count)
+            let capacity = 64
+            var scratchSize = 5 * bytes.count + 64
+            while true {
+                let attempt: Result<Void, RouterError>? = withBytes(scratchSize) { scratch in
+                    withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: capacity) { pairs in
+                        var writer = ByteWriter(base: scratch, capacity: scratchSize)
+                        do throws(RouterError) {
+                            switch try resolveFlat(span, scratch: &writer, params: pairs.baseAddress, capacity: pairs.count) {
+                            case .noMatch:
+                                return .success(())
+                            case let .needsMemory(needed, params):
+                                if params > capacity {
+                                    do throws(RouterError) {
+                                        return .success(try withMatchSlowly(span, params: params, body))
+                                    } catch {
+                                        return .failure(error)
+                                    }
+                                }
+                                scratchSize = max(needed, scratchSize * 2)
+                                return nil
+                            case let .matched(blob, routed, _, pathCount, count):
+                                body(MatchView(blob: blob, routed: routed,
+                                               pairs: UnsafeBufferPointer(rebasing: pairs[0..<count]), pathCount: pathCount))
+                                return .success(())
+                            }
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                if let attempt { return attempt }
+            }
+        }
+        try result.get()
+    }
+
+    /// `withMatch` for URLs with more parameters than its stack room: heap memory of the size asked for.
+    private func withMatchSlowly(_ url: ByteSpan, params: Int, _ body: (MatchView) -> Void) throws(RouterError) {
+        var scratchSize = 5 * url.count + 64
+        let pairs = UnsafeMutablePointer<QueryPair>.allocate(capacity: params)
+        defer { pairs.deallocate() }
+        while true {
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchSize)
+            defer { scratch.deallocate() }
+            var writer = ByteWriter(base: scratch, capacity: scratchSize)
+            switch try resolveFlat(url, scratch: &writer, params: pairs, capacity: params) {
+            case .noMatch:
+                return
+            case let .needsMemory(needed, _):
+                guard needed > scratchSize else { return }
+                scratchSize = needed
+            case let .matched(blob, routed, _, pathCount, count):
+                body(MatchView(blob: blob, routed: routed, pairs: UnsafeBufferPointer(start: pairs, count: count),
+                               pathCount: pathCount))
+                return
+            }
+        }
+    }
+
     /// The zero-allocation lookup (`RouterState.resolveFlat`) on the current snapshot. Non-generic, so that
     /// callers in other modules (the C ABI) run specialized code. The spans into the table stay valid while
     /// this thread's snapshot cache holds the snapshot: until its next call on any router.

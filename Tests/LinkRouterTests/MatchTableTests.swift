@@ -133,9 +133,11 @@ final class MatchTableTests: XCTestCase {
         Row("app://search?", "Search"),
     ]
 
-    func router(reversed: Bool) throws -> Router {
+    func router(reversed: Bool) throws -> Router { try Self.router(reversed: reversed) }
+
+    static func router(reversed: Bool) throws -> Router {
         let r = Router()
-        for (p, t) in reversed ? Self.routes.reversed() : Self.routes { try r.add(p, target: t) }
+        for (p, t) in reversed ? routes.reversed() : routes { try r.add(p, target: t) }
         return r
     }
 
@@ -279,5 +281,35 @@ extension String {
     var uppercasedHost: String {
         guard let slash = firstIndex(of: "/") else { return uppercased() }
         return self[..<slash].uppercased() + self[slash...]
+    }
+}
+
+/// `Router.withMatch`, the zero-allocation Swift path, agrees with `resolve` on the whole match table.
+final class MatchViewTests: XCTestCase {
+    func testViewAgreesWithResolve() throws {
+        let r = try MatchTableTests.router(reversed: false)
+        for row in MatchTableTests.rows where row.extra.isEmpty {
+            let full = try r.resolve(row.url)
+            let view = try r.withMatch(row.url) { v -> (String, [String: String]) in
+                var params: [String: String] = [:]
+                for i in 0..<v.parameterCount {
+                    if let p = v.parameter(at: i), let value = v[p.name] { params[p.name] = value }
+                }
+                return (v.target, params)
+            }
+            XCTAssertEqual(view?.0, full?.target, row.url, line: row.line)
+            XCTAssertEqual(view?.1, full?.params, row.url, line: row.line)
+        }
+    }
+
+    func testManyParamsAndLongURLs() throws {
+        let r = Router()
+        try r.add("app://x/*rest", target: "X")
+        let query = (0..<300).map { "k\($0)=v\($0)" }.joined(separator: "&")
+        let url = "app://x/" + String(repeating: "seg/", count: 400) + "?" + query + "&k7=last"
+        XCTAssertEqual(try r.withMatch(url) { $0["k7"] }, "last")
+        XCTAssertEqual(try r.withMatch(url) { $0.parameterCount }, 302)
+        XCTAssertNil(try r.withMatch("app://y") { _ in 1 })
+        XCTAssertThrowsError(try r.withMatch("nourl") { _ in 1 })
     }
 }
