@@ -4,6 +4,7 @@
 #   make demo         resolve real-looking deep links and web links through the library
 #   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, Python
 #   make install      PREFIX=/usr/local: library, header, linkrouter.pc, CLI
+#   make bench        LinkRouter (C, Swift, Python) against its peers; writes docs/BENCHMARKS.md and docs/bench.png
 #
 # Every target installs what is missing first (scripts/deps.sh: libpcre2-dev, pkg-config).
 
@@ -23,7 +24,7 @@ C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
 EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
 C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
 
-.PHONY: all deps lib examples demo test test-swift test-c test-examples test-exports test-python \
+.PHONY: all deps lib examples demo bench test test-swift test-c test-examples test-exports test-python \
         install uninstall clean
 
 all: lib examples
@@ -58,6 +59,10 @@ $(BUILD)/lib/liblinkrouter.so: lib
 
 demo: all
 	@$(BUILD)/examples/demo
+
+# Kept out of `make` and `make test`: it installs peers (apt libr3-dev, a venv from PyPI) and takes minutes.
+bench: lib
+	bash bench/run.sh
 
 test: all test-swift test-c test-examples test-exports test-python
 	@echo "make test: all passed"

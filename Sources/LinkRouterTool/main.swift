@@ -17,6 +17,7 @@ import Glibc
 let usage = """
     usage: linkrouter resolve --route PATTERN=TARGET ... [--rule MATCH TARGET ...] [--extra NAME=VALUE ...] URL...
            linkrouter rewrite --rule MATCH TARGET ... URL...
+           linkrouter bench rewrite [--rules N]
            linkrouter version
 
       --route PATTERN=TARGET   add a route (split at the first '='), e.g. 'app://user/:id=UserPage'
@@ -29,6 +30,7 @@ struct Options {
     var rules: [(match: String, target: String)] = []
     var extra: [String: String] = [:]
     var urls: [String] = []
+    var benchRules = 1_000
 }
 
 func fail(_ message: String) -> Never {
@@ -64,6 +66,9 @@ func parse(_ args: ArraySlice<String>) -> Options {
         case "--rule":
             let m = next(a)
             o.rules.append((match: m, target: next(a)))
+        case "--rules":
+            guard let n = Int(next(a)), n > 0 else { fail("--rules expects a positive number") }
+            o.benchRules = n
         case "--extra":
             let (k, v) = split(next(a), a)
             o.extra[k] = v
@@ -145,6 +150,9 @@ case "rewrite":
         }
     }
     exit(status)
+case "bench":
+    guard options.urls.first == "rewrite" else { fail("usage: linkrouter bench rewrite [--rules N]") }
+    exit(RewriteBench.run(rules: options.benchRules))
 case "version":
     print("linkrouter \(LinkRouterVersion.string)")
 case "-h", "--help", "help":

@@ -1,0 +1,238 @@
+/*
+ * linkrouter_bench.c - LinkRouter through its C ABI, on the shared datasets.
+ *
+ * Build (bench/runners/linkrouter-c.sh does this):
+ *   cc -O2 -IInclude -Ibench/c -ITests/C -rdynamic -o linkrouter_bench bench/c/linkrouter_bench.c \
+ *      -Lbuild/lib -llinkrouter -Wl,-rpath,build/lib
+ *
+ * Rows (router "linkrouter", lang "c"):
+ *   - every dataset: one lookup = lr_router_resolve_into (the zero-allocation call) on the whole URL, then
+ *     every parameter value read (its pointer and length, first byte touched);
+ *   - "github-static": the GitHub URLs that have no parameter (the static-route fast path);
+ *   - router "linkrouter-alloc" on github: lr_router_resolve + lr_match_get of each parameter + lr_match_free.
+ * Metric rows ({"metric": ...}) for the build and memory targets of the performance issue:
+ *   heap allocations per zero-allocation lookup (malloc interposed, Tests/C/alloc_count.h), bulk add of 100,000
+ *   routes, 10,000 single adds, heap bytes per route at 10,000 routes (mallinfo2 before and after).
+ * Every table is verified before it is timed: each URL must reach its own route (target = route id) with
+ * exactly the expected parameters.
+ */
+#include "bench_common.h"
+
+#include <malloc.h>
+
+#include "alloc_count.h"
+#include "linkrouter.h"
+
+#define MAX_PARAMS 32
+
+typedef struct {
+    lr_router *router;
+    const bench_dataset *ds;
+    char scratch[4096];
+} lr_ctx;
+
+static uint64_t into_pass(void *vctx, const size_t *order, size_t n) {
+    lr_ctx *c = vctx;
+    const bench_row *rows = c->ds->rows;
+    lr_result res;
+    lr_param_ref params[MAX_PARAMS];
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        const bench_row *r = &rows[order[i]];
+        if (lr_router_resolve_into(c->router, r->url, strlen(r->url), &res, params, MAX_PARAMS, c->scratch,
+                                   sizeof c->scratch) == LR_OK) {
+            acc += res.target_len + res.route_id;
+            for (size_t k = 0; k < res.param_count; k++)
+                acc += params[k].value_len + (unsigned char)params[k].value[0];
+        }
+    }
+    return acc;
+}
+
+static uint64_t alloc_pass(void *vctx, const size_t *order, size_t n) {
+    lr_ctx *c = vctx;
+    const bench_row *rows = c->ds->rows;
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        const bench_row *r = &rows[order[i]];
+        lr_match *m;
+        if (lr_router_resolve(c->router, r->url, &m) == LR_OK) {
+            acc += strlen(lr_match_target(m));
+            for (int k = 0; k < r->nparams; k++) {
+                const char *v = lr_match_get(m, r->pnames[k]);
+                acc += strlen(v) + (unsigned char)v[0];
+            }
+            lr_match_free(m);
+        }
+    }
+    return acc;
+}
+
+/* Every URL reaches its own route with exactly the expected parameters. */
+static int verify(lr_ctx *c, char *err, size_t errlen) {
+    lr_result res;
+    lr_param_ref params[MAX_PARAMS];
+    for (size_t i = 0; i < c->ds->n; i++) {
+        const bench_row *r = &c->ds->rows[i];
+        int rc = lr_router_resolve_into(c->router, r->url, strlen(r->url), &res, params, MAX_PARAMS, c->scratch,
+                                        sizeof c->scratch);
+        if (rc != LR_OK) {
+            snprintf(err, errlen, "%s: rc %d (%s)", r->url, rc, rc < 0 ? lr_last_error() : "no match");
+            return -1;
+        }
+        if (atoi(res.target) != r->id) {
+            snprintf(err, errlen, "%s: reached route %s, expected %d", r->url, res.target, r->id);
+            return -1;
+        }
+        if ((int)res.param_count != r->nparams) {
+            snprintf(err, errlen, "%s: %zu parameters, expected %d", r->url, res.param_count, r->nparams);
+            return -1;
+        }
+        for (int k = 0; k < r->nparams; k++) {
+            size_t len;
+            const char *v = lr_result_get(&res, params, r->pnames[k], &len);
+            if (!v || len != strlen(r->pvalues[k]) || memcmp(v, r->pvalues[k], len) != 0) {
+                snprintf(err, errlen, "%s: parameter %s is '%.*s', expected '%s'", r->url, r->pnames[k],
+                         v ? (int)len : 6, v ? v : "absent", r->pvalues[k]);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A router holding the dataset's routes (target = route id), added in one bulk call. */
+static lr_router *build(const bench_dataset *ds, double *ms, char *err, size_t errlen) {
+    const char **patterns = malloc(ds->n * sizeof(char *)), **targets = malloc(ds->n * sizeof(char *));
+    char (*ids)[16] = malloc(ds->n * sizeof *ids);
+    for (size_t i = 0; i < ds->n; i++) {
+        snprintf(ids[i], sizeof ids[i], "%d", ds->rows[i].id);
+        patterns[i] = ds->rows[i].pattern;
+        targets[i] = ids[i];
+    }
+    lr_router *r = NULL;
+    size_t failed = 0;
+    uint64_t t0 = bench_now_ns();
+    if (lr_router_new(&r) != LR_OK || lr_router_add_many(r, patterns, targets, ds->n, &failed) != LR_OK) {
+        snprintf(err, errlen, "lr_router_add_many failed at route %zu: %s", failed, lr_last_error());
+        lr_router_free(r);
+        r = NULL;
+    }
+    *ms = (double)(bench_now_ns() - t0) / 1e6;
+    free(patterns);
+    free(targets);
+    free(ids);
+    return r;
+}
+
+static void metric(const char *name, double value, const char *unit, const char *detail) {
+    printf("{\"metric\": \"%s\", \"router\": \"linkrouter\", \"lang\": \"c\", \"value\": %.2f, \"unit\": \"%s\", "
+           "\"detail\": ", name, value, unit);
+    bench_json_str(stdout, detail);
+    printf("}\n");
+    fflush(stdout);
+}
+
+/* The rows of `ds` whose URL has no parameter, as a dataset of their own. */
+static bench_dataset static_subset(const bench_dataset *ds) {
+    bench_dataset s;
+    snprintf(s.name, sizeof s.name, "%.50s-static", ds->name);
+    s.rows = malloc(ds->n * sizeof(bench_row));
+    s.n = 0;
+    for (size_t i = 0; i < ds->n; i++)
+        if (ds->rows[i].nparams == 0) s.rows[s.n++] = ds->rows[i];
+    return s;
+}
+
+static void build_metrics(void) {
+    bench_dataset ds;
+    char err[1024];
+    double ms;
+    /* 100,000 routes in one bulk call. */
+    if (bench_dataset_load("scale-100000", &ds) == 0) {
+        lr_router *r = build(&ds, &ms, err, sizeof err);
+        if (r) metric("bulk_add_100000_ms", ms, "ms", "lr_router_add_many of scale-100000 into an empty router");
+        lr_router_free(r);
+        bench_dataset_free(&ds);
+    }
+    if (bench_dataset_load("scale-10000", &ds) != 0) return;
+    /* 10,000 single adds: one snapshot per add. */
+    lr_router *r;
+    lr_router_new(&r);
+    char id[16];
+    uint64_t t0 = bench_now_ns();
+    for (size_t i = 0; i < ds.n; i++) {
+        snprintf(id, sizeof id, "%d", ds.rows[i].id);
+        lr_router_add(r, ds.rows[i].pattern, id);
+    }
+    metric("single_adds_10000_ms", (double)(bench_now_ns() - t0) / 1e6, "ms",
+           "10,000 lr_router_add calls of scale-10000, one after another");
+    lr_router_free(r);
+    /* Heap bytes held per route at 10,000 routes (bulk-built table). */
+    struct mallinfo2 before = mallinfo2();
+    r = build(&ds, &ms, err, sizeof err);
+    struct mallinfo2 after = mallinfo2();
+    if (r) {
+        metric("bytes_per_route_10000", (double)(after.uordblks - before.uordblks) / (double)ds.n, "bytes",
+               "heap in use (mallinfo2) after building scale-10000, minus before, per route");
+        lr_router_free(r);
+    }
+    bench_dataset_free(&ds);
+}
+
+int main(void) {
+    char names[16][64];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    int nds = bench_dataset_names(names, 16);
+    int failures = 0;
+    char version[64];
+    snprintf(version, sizeof version, "\"version\": \"%s\"", LR_VERSION_STRING);
+    for (int d = 0; d < nds; d++) {
+        bench_dataset ds;
+        if (bench_dataset_load(names[d], &ds) != 0) {
+            bench_error_row("linkrouter", "c", names[d], 0, 0, "dataset could not be read");
+            failures++;
+            continue;
+        }
+        char err[1024] = "";
+        double build_ms;
+        lr_ctx c = {0};
+        c.ds = &ds;
+        c.router = build(&ds, &build_ms, err, sizeof err);
+        if (!c.router) {
+            bench_error_row("linkrouter", "c", ds.name, ds.n, 0, err);
+            failures++;
+        } else if (verify(&c, err, sizeof err) != 0) {
+            fprintf(stderr, "linkrouter %s: VERIFICATION FAILED: %s\n", ds.name, err);
+            bench_error_row("linkrouter", "c", ds.name, ds.n, 1, err);
+            failures++;
+        } else {
+            char ex[256];
+            snprintf(ex, sizeof ex, "%s, \"build_ms\": %.1f", version, build_ms);
+            bench_time("linkrouter", "c", &ds, into_pass, &c, ex);
+            if (strcmp(ds.name, "github") == 0) {
+                bench_dataset st = static_subset(&ds);
+                lr_ctx sc = c;
+                sc.ds = &st;
+                bench_time("linkrouter", "c", &st, into_pass, &sc, version);
+                free(st.rows);
+                bench_time("linkrouter-alloc", "c", &ds, alloc_pass, &c, version);
+                /* Heap allocations per zero-allocation lookup, over one pass of the set (after a warm pass). */
+                size_t *order = bench_order(ds.n);
+                into_pass(&c, order, ds.n);
+                alloc_count = 0;
+                alloc_counting = 1;
+                bench_sink += into_pass(&c, order, ds.n);
+                alloc_counting = 0;
+                free(order);
+                metric("allocations_per_lookup", (double)alloc_count / (double)ds.n, "allocations",
+                       "heap allocations per lr_router_resolve_into on the GitHub set (malloc interposed)");
+            }
+        }
+        lr_router_free(c.router);
+        bench_dataset_free(&ds);
+    }
+    build_metrics();
+    if (bench_sink == 42) fprintf(stderr, "sink\n");
+    return failures ? 1 : 0;
+}

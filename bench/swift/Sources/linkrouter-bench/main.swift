@@ -1,0 +1,80 @@
+// linkrouter-bench: LinkRouter's Swift API on the shared datasets (rows with lang "swift").
+//
+//   linkrouter        Router.withMatch(url) { view in ... }: the zero-allocation path; each parameter read
+//                     as a String with view[name] (routing-kit's runner reads parameters.get(name)).
+//   linkrouter-match  Router.resolve(url): the full Match value (Strings, the merged params dictionary).
+//
+// The route's target is its row index; every URL must reach its own route with exactly the expected
+// parameters before anything is timed.
+import BenchCore
+import Foundation
+import LinkRouter
+
+var failures = 0
+
+for name in Bench.datasetNames {
+    let ds: Dataset
+    do {
+        ds = try Bench.load(name)
+    } catch {
+        Bench.errorRow(router: "linkrouter", dataset: name, routes: 0, wrongAnswer: false, error: "\(error)")
+        failures += 1
+        continue
+    }
+    let router = Router()
+    let t0 = Bench.nowNs()
+    do {
+        try router.add(ds.rows.enumerated().map { RouteSpec($1.pattern, target: String($0)) })
+    } catch {
+        Bench.errorRow(router: "linkrouter", dataset: ds.name, routes: ds.count, wrongAnswer: false, error: error.message)
+        failures += 1
+        continue
+    }
+    let buildMs = Double(Bench.nowNs() - t0) / 1e6
+    let urls = ds.rows.map(\.url)
+    let names = ds.rows.map { $0.params.map(\.name) }
+
+    let viewError = Bench.verify(ds) { i in
+        (try? router.withMatch(urls[i]) { v -> (row: Int, params: [String: String]) in
+            var params: [String: String] = [:]
+            for n in names[i] { params[n] = v[n] }
+            return (Int(v.target) ?? -1, params)
+        }) ?? nil
+    }
+    let matchError = Bench.verify(ds) { i in
+        (try? router.resolve(urls[i])).flatMap { $0 }.map { (Int($0.target) ?? -1, $0.params) }
+    }
+    if let err = viewError ?? matchError {
+        Bench.log("linkrouter \(ds.name): VERIFICATION FAILED: \(err)")
+        Bench.errorRow(router: "linkrouter", dataset: ds.name, routes: ds.count, wrongAnswer: true, error: err)
+        failures += 1
+        continue
+    }
+    let extra: [String: Any] = ["version": LinkRouterVersion.string, "build_ms": (buildMs * 10).rounded() / 10]
+    Bench.time(router: "linkrouter", dataset: ds, extra: extra) { order, n in
+        var acc: UInt64 = 0
+        for k in 0..<n {
+            let i = order[k]
+            let got = try? router.withMatch(urls[i]) { v -> UInt64 in
+                var a = UInt64(v.routeID)
+                for name in names[i] { a &+= UInt64(v[name]?.utf8.count ?? 0) }
+                return a
+            }
+            acc &+= (got ?? nil) ?? 0
+        }
+        return acc
+    }
+    if ds.name == "github" {
+        Bench.time(router: "linkrouter-match", dataset: ds, extra: extra) { order, n in
+            var acc: UInt64 = 0
+            for k in 0..<n {
+                let i = order[k]
+                if let m = try? router.resolve(urls[i]) {
+                    for name in names[i] { acc &+= UInt64(m.params[name]?.utf8.count ?? 0) }
+                }
+            }
+            return acc
+        }
+    }
+}
+exit(failures == 0 ? 0 : 1)
