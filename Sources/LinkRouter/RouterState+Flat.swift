@@ -79,21 +79,7 @@ enum Packed {
         let q = r.pairs.count
         let strings = fixedStrings + 2 * p + 2 * q
         let tableStart = headerWords * 4
-        var cursor = tableStart + strings * 8  // where the next string's bytes go
 
-        var flags: UInt32 = r.wasRewritten ? 1 : 0
-        if blob.name != nil { flags |= 2 }
-        if blob.metadata != nil { flags |= 4 }
-
-        let start = out.count
-        word(0, &out)  // the total size, stored at the end
-        word(UInt32(truncatingIfNeeded: blob.sequence), &out)
-        word(flags, &out)
-        word(0, &out)
-        word(UInt32(truncatingIfNeeded: p), &out)
-        word(UInt32(truncatingIfNeeded: q), &out)
-        word(UInt32(truncatingIfNeeded: strings), &out)
-        word(0, &out)
         // String i of the table, in the documented order.
         func string(_ i: Int) -> ByteSpan {
             switch i {
@@ -115,33 +101,39 @@ enum Packed {
                 return (k - 2 * p) % 2 == 0 ? pair.key : pair.value
             }
         }
-        // The table first (offsets follow from the lengths), then the bytes in the same order.
-        for i in 0..<strings {
-            let length = string(i).count
-            word(UInt32(truncatingIfNeeded: cursor), &out)
-            word(UInt32(truncatingIfNeeded: length), &out)
-            cursor += length
+        // The size first, then one reservation: words are stored directly and each string copied once.
+        var total = tableStart + 8 * strings
+        for i in 0..<strings { total += string(i).count }
+        guard let base = out.reserve(total) else { return }  // too small: `out` now counts the size needed
+        let raw = UnsafeMutableRawPointer(base)
+        var flags: UInt32 = r.wasRewritten ? 1 : 0
+        if blob.name != nil { flags |= 2 }
+        if blob.metadata != nil { flags |= 4 }
+        func word(_ k: Int, _ w: Int) {
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: w).littleEndian, toByteOffset: 4 * k, as: UInt32.self)
         }
+        word(0, total)
+        word(1, blob.sequence)
+        word(2, Int(flags))
+        word(3, 0)
+        word(4, p)
+        word(5, q)
+        word(6, strings)
+        word(7, 0)
+        var cursor = tableStart + 8 * strings
         for i in 0..<strings {
             let s = string(i)
-            if i == 5 || i == 6, let b = s.start {  // scheme and host, lower-cased
-                for k in 0..<s.count { out.append(ASCII.lowercased(b[k])) }
-            } else {
-                out.append(s)
+            word(headerWords + 2 * i, cursor)
+            word(headerWords + 2 * i + 1, s.count)
+            if let src = s.start, s.count > 0 {
+                (raw + cursor).copyMemory(from: src, byteCount: s.count)
+                if i == 5 || i == 6 {  // scheme and host, lower-cased
+                    let bytes = (base + cursor)
+                    for k in 0..<s.count { bytes[k] = ASCII.lowercased(bytes[k]) }
+                }
             }
+            cursor += s.count
         }
-        // Word 0: the total size, now known.
-        if !out.overflowed, let base = out.base {
-            UnsafeMutableRawPointer(base + start).storeBytes(of: UInt32(truncatingIfNeeded: out.count - start).littleEndian,
-                                                            as: UInt32.self)
-        }
-    }
-
-    @inline(__always) static func word(_ w: UInt32, _ out: inout ByteWriter) {
-        let le = w.littleEndian
-        out.append(UInt8(truncatingIfNeeded: le))
-        out.append(UInt8(truncatingIfNeeded: le >> 8))
-        out.append(UInt8(truncatingIfNeeded: le >> 16))
-        out.append(UInt8(truncatingIfNeeded: le >> 24))
+        out.commit(total)
     }
 }
