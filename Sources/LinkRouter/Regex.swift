@@ -324,42 +324,28 @@ package final class RegexScratch {
 
     // MARK: Per-thread storage
 
-    /// Key of the per-thread slot; its destructor frees the thread's scratch when the thread ends.
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        let rc = pthread_key_create(&key) { p in
-            // SAFETY: the slot holds one retained RegexScratch, set in `with`; released once, at thread exit.
-            if let p { Unmanaged<RegexScratch>.fromOpaque(p).release() }
-        }
-        return rc == 0 ? key : nil
-    }()
-
-    /// Runs `body` with this thread's scratch, created on first use. A nested call on the same thread (or a
-    /// thread with no key left) gets a private scratch for the duration of the call.
+    /// Runs `body` with this thread's scratch, kept in the thread's `ThreadState` (created on first use). A
+    /// nested call on the same thread (or a thread with no thread-specific storage) gets a private scratch for
+    /// the duration of the call.
     @inline(__always)
     package static func with<R, E: Error>(_ body: (RegexScratch) throws(E) -> R) throws(E) -> R {
-        guard let key else { return try body(RegexScratch()) }
-        if let p = pthread_getspecific(key) {
-            // SAFETY: the slot holds a RegexScratch retained by this thread's slot and only this thread reads it;
-            // it lives until the thread ends, so a reference that is not retained again is valid for this call.
-            let result = Unmanaged<RegexScratch>.fromOpaque(p)._withUnsafeGuaranteedRef { scratch -> Result<R, E> in
-                do throws(E) {
-                    if scratch.busy { return .success(try body(RegexScratch())) }
-                    scratch.busy = true
-                    defer { scratch.busy = false }
-                    return .success(try body(scratch))
-                } catch {
-                    return .failure(error)
-                }
+        let result: Result<R, E> = ThreadState.with { thread in
+            let scratch: RegexScratch
+            if let existing = thread.regexScratch as? RegexScratch {
+                scratch = existing
+            } else {
+                scratch = RegexScratch()
+                thread.regexScratch = scratch
             }
-            return try result.get()
+            do throws(E) {
+                if scratch.busy { return .success(try body(RegexScratch())) }
+                scratch.busy = true
+                defer { scratch.busy = false }
+                return .success(try body(scratch))
+            } catch {
+                return .failure(error)
+            }
         }
-        let scratch = RegexScratch()
-        let unmanaged = Unmanaged.passRetained(scratch)
-        // SAFETY: on success the slot owns the +1 reference, released by the key's destructor.
-        if pthread_setspecific(key, unmanaged.toOpaque()) != 0 { unmanaged.release() }
-        scratch.busy = true
-        defer { scratch.busy = false }
-        return try body(scratch)
+        return try result.get()
     }
 }

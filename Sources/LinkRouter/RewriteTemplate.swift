@@ -300,35 +300,3 @@ func appendDecodedRuns(_ src: ByteSpan, into out: inout ByteWriter) {
 @inline(__always) private func escapeValue(_ s: UnsafePointer<UInt8>, _ i: Int) -> UInt8 {
     ASCII.hexValue(s[i &+ 1]) &<< 4 | ASCII.hexValue(s[i &+ 2])
 }
-
-/// A streaming strict UTF-8 check (no overlong forms, no surrogates, nothing above U+10FFFF).
-struct UTF8Check {
-    private var need = 0
-    private var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
-    private var valid = true
-
-    /// True when every byte fed so far forms complete, valid UTF-8.
-    var isComplete: Bool { valid && need == 0 }
-
-    mutating func feed(_ b: UInt8) {
-        guard valid else { return }
-        if need > 0 {
-            guard b >= lo && b <= hi else { valid = false; return }
-            lo = 0x80
-            hi = 0xBF
-            need &-= 1
-            return
-        }
-        switch b {
-        case 0x00...0x7F: return
-        case 0xC2...0xDF: need = 1
-        case 0xE0: need = 2; lo = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: need = 2
-        case 0xED: need = 2; hi = 0x9F
-        case 0xF0: need = 3; lo = 0x90
-        case 0xF1...0xF3: need = 3
-        case 0xF4: need = 3; hi = 0x8F
-        default: valid = false
-        }
-    }
-}

@@ -4,7 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// What each thread keeps for itself: the snapshots it last read, and the text of its last error.
+/// What each thread keeps for itself: the snapshots it last read, the text of its last error, and its PCRE2
+/// matching memory. One pthread key serves them all; its destructor frees them when the thread ends.
 ///
 /// A lookup must not pay for a lock or for reference counting on the router's shared snapshot, so each thread
 /// holds a strong reference to the snapshot it last used, tagged with the router's generation. A lookup checks
@@ -23,6 +24,8 @@ package final class ThreadState {
     private var nextVictim = 0
     private var error: UnsafeMutablePointer<CChar>
     private var errorCapacity = 256
+    /// The thread's PCRE2 matching memory (a `RegexScratch`, which Regex.swift makes and uses).
+    @exclusivity(unchecked) var regexScratch: AnyObject?
 
     private init() {
         entries = .allocate(capacity: ThreadState.slots)

@@ -17,14 +17,8 @@ public func lr_router_add_rewrites(_ r: Handle?, _ matches: UnsafePointer<CStrin
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add_rewrites"
         let router = try router(r, f)
-        let n = try count(n, f)
-        do throws(RouterError) {
-            let ms = try texts(matches, n, "matches", f, item: "rewrite rule")
-            let ts = try texts(targets, n, "targets", f, item: "rewrite rule")
-            try router.addRewrites((0..<n).map { (match: ms[$0], target: ts[$0]) })
-        } catch {
-            if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
-            throw error
+        try bulk(matches, targets, n, failedIndex, f, item: "rewrite rule", names: ("matches", "targets")) { ms, ts throws(RouterError) in
+            try router.addRewrites(zip(ms, ts).map { (match: $0, target: $1) })
         }
         return 0
     }

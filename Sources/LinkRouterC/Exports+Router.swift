@@ -42,13 +42,8 @@ public func lr_router_add_many(_ r: Handle?, _ patterns: UnsafePointer<CString?>
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add_many"
         let router = try router(r, f)
-        let n = try count(n, f)
-        do throws(RouterError) {
-            let ps = try texts(patterns, n, "patterns", f, item: "route"), ts = try texts(targets, n, "targets", f, item: "route")
-            try router.add((0..<n).map { RouteSpec(ps[$0], target: ts[$0]) })
-        } catch {
-            if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
-            throw error
+        try bulk(patterns, targets, n, failedIndex, f, item: "route", names: ("patterns", "targets")) { ps, ts throws(RouterError) in
+            try router.add(zip(ps, ts).map { RouteSpec($0, target: $1) })
         }
         return 0
     }

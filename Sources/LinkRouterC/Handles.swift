@@ -111,6 +111,20 @@ func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString
     return out
 }
 
+/// A bulk add from two parallel C arrays of `n` strings: `add` gets them as Swift strings, and a refused item's
+/// index goes to `failedIndex` (when not NULL), whether it was refused here (NULL, not UTF-8) or by `add`.
+func bulk(_ first: UnsafePointer<CString?>?, _ second: UnsafePointer<CString?>?, _ n: UInt,
+          _ failedIndex: UnsafeMutablePointer<UInt>?, _ function: StaticString, item: StaticString,
+          names: (StaticString, StaticString), _ add: ([String], [String]) throws(RouterError) -> Void) throws(RouterError) {
+    let n = try count(n, function)
+    do throws(RouterError) {
+        try add(try texts(first, n, names.0, function, item: item), try texts(second, n, names.1, function, item: item))
+    } catch {
+        if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
+        throw error
+    }
+}
+
 /// A `size_t` count from C, refused when it cannot be a real array length.
 func count(_ n: UInt, _ function: StaticString) throws(RouterError) -> Int {
     guard n <= UInt(Int32.max) else { throw RouterError(.misuse, "\(function): count \(n) is out of range") }
