@@ -33,6 +33,13 @@ def data_file(name: str) -> str:
     raise AssertionError  # unreachable
 
 
+def semantics_table() -> dict:
+    """Tests/Data/semantics.json: SPEC §2-4 as tables, shared with the Swift suite."""
+    import json
+    with open(os.path.join(REPO_ROOT, "Tests", "Data", "semantics.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
 def load_tsv(name: str) -> List[TSVRow]:
     """Columns: id, pattern, url, params (`name=value;...`)."""
     rows = []

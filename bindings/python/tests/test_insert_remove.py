@@ -1,18 +1,17 @@
-"""Registration as tables, ported from Tests/LinkRouterTests/InsertRemoveTests.swift: malformed patterns (with
+"""Registration as tables (the malformed, well-formed and conflict rows are Tests/Data/semantics.json, shared with
+Tests/LinkRouterTests/InsertRemoveTests.swift): malformed patterns (with
 offsets), conflicts (naming the existing route), removal, bulk adds (all or none), refused URLs, limits."""
 from __future__ import annotations
 
 import pytest
 
 import linkrouter
+from conftest import semantics_table
 from linkrouter import ConflictError, InvalidURLError, LimitError, MisuseError, NotFoundError, PatternError
 
-MALFORMED = [  # (pattern, byte offset of the error)
-    ("", 0), ("app", 3), ("app:/x", 3), ("app:x", 3), ("1app://x", 0), ("ap p://x", 2), ("://x", 0),
-    ("app://a//b", 8), ("app://a//", 8), ("app://a/b//", 10), ("app:////", 6), ("app://:", 7), ("app://a/:", 9),
-    ("app://:a-b", 8), ("app://:id.json", 9), ("app://*rest/x", 12), ("app://*/*", 8), ("app://:id/:id", 10),
-    ("app://:id/*id", 10), ("app://a?x=1", 7), ("app://a#b", 7), ("app://*a b", 8),
-]
+# Tests/Data/semantics.json, shared with Tests/LinkRouterTests/InsertRemoveTests.swift.
+_TABLE = semantics_table()
+MALFORMED = [tuple(x) for x in _TABLE["malformed"]]  # (pattern, byte offset of the error)
 
 
 @pytest.mark.parametrize("pattern, offset", MALFORMED, ids=[repr(p) for p, _ in MALFORMED])
@@ -27,8 +26,7 @@ def test_malformed_pattern(router, pattern, offset):
     assert len(router) == 0
 
 
-WELL_FORMED = ["app://", "app:///", "app://x", "app://x/", "app://*", "app://*/", "app://a/*rest/", "*://x/:y",
-               "a+b.c-d://x", "app://:a_1/:B2", "app://x:8080/y", "app://a b/c", "app://%3Aliteral", "app://x*y/z:w"]
+WELL_FORMED = list(_TABLE["wellFormed"])
 
 
 @pytest.mark.parametrize("pattern", WELL_FORMED)
@@ -46,22 +44,7 @@ def test_unusual_literals_match(router):
         assert router.resolve(url).target == target, url
 
 
-CONFLICTS = [  # (existing, new, conflicts?)
-    ("app://u/:id", "app://u/:uid", True),
-    ("app://u/:id", "app://u/:id/", True),
-    ("app://U/x", "app://u/x", True),
-    ("APP://u/x", "app://u/x", True),
-    ("app://u/%41", "app://u/A", True),
-    ("app://u/*", "app://u/*rest", True),
-    ("*://u", "*://u/", True),
-    ("app://u/X", "app://u/x", False),
-    ("app://u", "app://u/*", False),
-    ("*://u", "app://u", False),
-    ("app://u/:id", "app://u/*id", False),
-    ("app://u/:id", "app://u/me", False),
-    ("app://:a/b", "app://c/:d", False),
-    ("app://x:80/y", "app://x/y", False),
-]
+CONFLICTS = [tuple(x) for x in _TABLE["conflicts"]]  # (existing, new, conflicts?)
 
 
 @pytest.mark.parametrize("existing, new, conflicts", CONFLICTS, ids=["%s+%s" % (a, b) for a, b, _ in CONFLICTS])

@@ -1,129 +1,20 @@
-"""SPEC §2-4 as a table, ported from Tests/LinkRouterTests/MatchTableTests.swift: (routes, url) -> (target,
+"""SPEC §2-4 as a table, Tests/Data/semantics.json, which Tests/LinkRouterTests/MatchTableTests.swift runs too: (routes, url) -> (target,
 params, extra, fragment). Every row runs twice, routes added in order and reversed: precedence must not depend
 on registration order."""
 from __future__ import annotations
 
 import json
-from typing import Dict, Optional
-
 import pytest
 
 import linkrouter
+from conftest import semantics_table
 
-ROUTES = [
-    ("protocol://page/routerDetails/:id", "Details"),
-    ("protocol://page/routerObjectDetails", "ObjectDetails"),
-    ("wildcard://*", "Wildcard"),
-    ("app://user/:id", "User"),
-    ("app://user/:id/posts", "UserPosts"),
-    ("app://user/me", "Me"),
-    ("app://:object/:id", "Object"),
-    ("app://secret/:id/path", "Secret"),
-    ("app://files/*path", "Files"),
-    ("app://search", "Search"),
-    ("*://share/:id", "AnyShare"),
-    ("https://www.example.com/p/:id", "Product"),
-    ("https://www.example.com:8080/p/:id", "ProductOn8080"),
-    ("xksquare://com.dynamic", "Dynamic"),
-    ("app://caf%C3%A9/:id", "Cafe"),
-]
-
-
-def row(url: str, target: Optional[str], params: Optional[Dict[str, str]] = None, extra=None, fragment=None):
-    return pytest.param(url, target, params or {}, extra or {}, fragment, id=url)
-
-
-ROWS = [
-    # Literals, params, precedence (literal > :param > *), independent of order.
-    row("app://user/42", "User", {"id": "42"}),
-    row("app://user/me", "Me"),
-    row("app://user/42/posts", "UserPosts", {"id": "42"}),
-    row("app://user/me/posts", "UserPosts", {"id": "me"}),
-    row("app://user", None),
-    row("app://user/42/posts/more", None),
-    # Case: scheme and host fold, path does not.
-    row("APP://User/42", "User", {"id": "42"}),
-    row("App://USER/me", "Me"),
-    row("app://user/42/POSTS", None),
-    row("app://user/ME", "User", {"id": "ME"}),
-    # Empty segments are dropped, trailing slashes ignored; with no host the path comes first.
-    row("app:///user//42/", "User", {"id": "42"}),
-    row("app://user//42//", "User", {"id": "42"}),
-    row("app:///User/42", "Object", {"object": "User", "id": "42"}),
-    # Backtracking: app://secret/:id/path does not match two segments, app://:object/:id does.
-    row("app://secret/978", "Object", {"object": "secret", "id": "978"}),
-    row("app://secret/978/path", "Secret", {"id": "978"}),
-    row("app://other/1", "Object", {"object": "other", "id": "1"}),
-    # Decoding after splitting: %2F stays inside its segment; malformed or non-UTF-8 escapes stay as written.
-    row("app://user/a%2Fb", "User", {"id": "a/b"}),
-    row("app://user/%E4%BD%93", "User", {"id": "体"}),
-    row("app://user/体", "User", {"id": "体"}),
-    row("app://user/a b", "User", {"id": "a b"}),
-    row("app://user/%ZZ", "User", {"id": "%ZZ"}),
-    row("app://user/%FF", "User", {"id": "%FF"}),
-    row("app://user/%4", "User", {"id": "%4"}),
-    row("app://us%65r/42", "User", {"id": "42"}),
-    row("app://%75ser/me", "Me"),
-    row("app://user/m%65", "Me"),
-    row("app://caf%C3%A9/1", "Cafe", {"id": "1"}),
-    row("app://café/1", "Cafe", {"id": "1"}),
-    # Path beats query; the last repeated key wins; bare keys; empty pieces; + stays +.
-    row("app://user/42?id=7", "User", {"id": "42"}),
-    row("app://user/42?tab=a&tab=b", "User", {"id": "42", "tab": "b"}),
-    row("app://user/42?flag", "User", {"id": "42", "flag": ""}),
-    row("app://user/42?flag=", "User", {"id": "42", "flag": ""}),
-    row("app://user/42?a=1&&b=2&", "User", {"id": "42", "a": "1", "b": "2"}),
-    row("app://user/42?q=a+b", "User", {"id": "42", "q": "a+b"}),
-    row("app://user/42?q=a%20b", "User", {"id": "42", "q": "a b"}),
-    row("app://user/42?q=x=y", "User", {"id": "42", "q": "x=y"}),
-    row("app://user/42?nation=中国", "User", {"id": "42", "nation": "中国"}),
-    row("app://user/42?nation=%E4%B8%AD%E5%9B%BD", "User", {"id": "42", "nation": "中国"}),
-    row("app://user/42?%6B=v", "User", {"id": "42", "k": "v"}),
-    row("app://user/42?bad=%G0", "User", {"id": "42", "bad": "%G0"}),
-    # Python's params nest bracket keys (the Swift table checks the flat view here).
-    row("app://user/42?info[nickname]=x", "User", {"id": "42", "info": {"nickname": "x"}}),
-    # Extras outrank path and query.
-    row("app://user/42?from=q&id=7", "User", {"id": "99", "from": "push"}, extra={"id": "99", "from": "push"}),
-    row("app://user/42", "User", {"id": "42", "img": "<image>"}, extra={"img": "<image>"}),
-    # The fragment is never routed, and reported as written.
-    row("app://user/42#top", "User", {"id": "42"}, fragment="top"),
-    row("app://user/42?x=1#frag?y=2", "User", {"id": "42", "x": "1"}, fragment="frag?y=2"),
-    row("app://user/me#", "Me", fragment=""),
-    row("app://user/42?a#b=c", "User", {"id": "42", "a": ""}, fragment="b=c"),
-    # Catch-all: zero or more segments, undecoded, joined with "/".
-    row("app://files", "Files", {"path": ""}),
-    row("app://files/", "Files", {"path": ""}),
-    row("app://files/a", "Files", {"path": "a"}),
-    row("app://files/a/b/c.txt", "Files", {"path": "a/b/c.txt"}),
-    row("app://files/a//b/", "Files", {"path": "a/b"}),
-    row("app://files/a%2Fb/c", "Files", {"path": "a%2Fb/c"}),
-    row("app://files/x?path=q", "Files", {"path": "x"}),
-    row("wildcard://anything/at/all", "Wildcard", {"*": "anything/at/all"}),
-    row("wildcard://", "Wildcard", {"*": ""}),
-    row("wildcard:///a//b", "Wildcard", {"*": "a/b"}),
-    row("wildcard://Host:99/a", "Wildcard", {"*": "Host/a"}),
-    # A scheme beats *://, *:// takes the rest.
-    row("http://share/9", "AnyShare", {"id": "9"}),
-    row("myapp://share/9", "AnyShare", {"id": "9"}),
-    row("app://share/9", "Object", {"object": "share", "id": "9"}),
-    row("unknown://x", None),
-    # Web links: host folds, port ignored unless the pattern names one, userinfo ignored.
-    row("https://www.example.com/p/7", "Product", {"id": "7"}),
-    row("https://WWW.Example.COM/p/7", "Product", {"id": "7"}),
-    row("https://www.example.com:8080/p/7", "ProductOn8080", {"id": "7"}),
-    row("https://www.example.com:9090/p/7", "Product", {"id": "7"}),
-    row("https://user:pw@www.example.com/p/7?ref=mail", "Product", {"id": "7", "ref": "mail"}),
-    row("http://www.example.com/p/7", None),
-    row("https://www.example.com/P/7", None),
-    # FFRouter's and XKRouter's own links.
-    row("protocol://page/routerDetails/666?nickname=imlifengfeng", "Details", {"id": "666", "nickname": "imlifengfeng"}),
-    row("protocol://page/routerObjectDetails", "ObjectDetails"),
-    row("xksquare://com.dynamic?targetclass=RouterTestViewController&name=%E4%BD%93%E8%B4%B4&num=2", "Dynamic",
-        {"targetclass": "RouterTestViewController", "name": "体贴", "num": "2"}),
-    row("app://search?q=x", "Search", {"q": "x"}),
-    row("app://search/", "Search"),
-    row("app://search?", "Search"),
-]
+# Tests/Data/semantics.json: the same table the Swift suite runs (MatchTableTests.swift). `params` is the flat
+# view; a row whose Python (nested) view differs gives it as `nested`.
+_TABLE = semantics_table()
+ROUTES = [tuple(r) for r in _TABLE["routes"]]
+ROWS = [pytest.param(r["url"], r["target"], r.get("nested", r["params"]), r.get("extra", {}), r.get("fragment"),
+                     id=r["url"]) for r in _TABLE["match"]]
 
 
 @pytest.fixture(scope="module", params=["in order", "reversed"])
