@@ -24,7 +24,7 @@ C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
 EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
 C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
 
-.PHONY: all deps lib examples demo bench test test-swift test-c test-examples test-exports test-python \
+.PHONY: all deps lib examples demo bench test test-swift test-c test-examples test-exports test-install test-python \
         install uninstall clean
 
 all: lib examples
@@ -64,7 +64,7 @@ demo: all
 bench: lib
 	bash bench/run.sh
 
-test: all test-swift test-c test-examples test-exports test-python
+test: all test-swift test-c test-examples test-exports test-install test-python
 	@echo "make test: all passed"
 
 test-swift: deps
@@ -82,6 +82,15 @@ test-examples: $(EXAMPLES) lib
 	    $$e > $(BUILD)/examples/$$name.out 2>&1 || { cat $(BUILD)/examples/$$name.out; exit 1; }; \
 	    diff -u $$expected $(BUILD)/examples/$$name.out || exit 1; \
 	done
+
+# Installs into a temporary prefix and builds the FFRouter example from the installed header, library and
+# linkrouter.pc alone.
+test-install: lib
+	@rm -rf $(BUILD)/install && $(MAKE) --no-print-directory install PREFIX=$(abspath $(BUILD)/install) >/dev/null
+	@PKG_CONFIG_PATH=$(abspath $(BUILD)/install/lib/pkgconfig) sh -c '$(CC) $(C_WARN) examples/c/ffrouter.c -Iexamples/c \
+	    $$(pkg-config --cflags linkrouter) -o $(BUILD)/install/ffrouter $$(pkg-config --libs linkrouter) \
+	    -Wl,-rpath,$(abspath $(BUILD)/install/lib)'
+	@$(BUILD)/install/ffrouter | diff -u examples/c/ffrouter.expected - && echo "== make install + pkg-config: ok"
 
 test-exports: lib
 	bash scripts/check-exports.sh $(BUILD)/lib/liblinkrouter.so Include/linkrouter.h
