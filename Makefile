@@ -5,6 +5,7 @@
 #   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, Python
 #   make install      PREFIX=/usr/local: library, header, linkrouter.pc, CLI
 #   make bench        LinkRouter (C, Swift, Python) against its peers; writes docs/BENCHMARKS.md and docs/bench.png
+#   make reliability  fuzzing, ASan and TSan, valgrind, stress and bad-input suites (mk/reliability.mk); CI runs it
 #
 # Every target installs what is missing first (scripts/deps.sh: libpcre2-dev, pkg-config).
 
@@ -115,3 +116,5 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD) .build
+
+include mk/reliability.mk

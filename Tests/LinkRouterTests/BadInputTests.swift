@@ -1,0 +1,372 @@
+import XCTest
+@testable import LinkRouter
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hostile input through the Swift API, as tables (the C ABI's are in Tests/C/test_badinput.c): every row gets a
+/// documented error code (or a match) within a bounded time, and a refused change leaves the router as it was.
+final class BadInputTests: XCTestCase {
+    /// Generous: a hang, not a slow machine, must fail it.
+    static let budget: Double = 1.0
+
+    static let baseRoutes: [(String, String)] = [
+        ("app://user/:id", "User"),
+        ("app://files/*path", "Files"),
+        ("*://share/:id", "Share"),
+        ("app://search", "Search"),
+    ]
+
+    static let probes: [(String, String)] = [
+        ("app://user/42", "User"), ("app://files/a/b", "Files"), ("x://share/1", "Share"), ("app://search", "Search"),
+        ("old://user/7", "User"),
+    ]
+
+    func makeRouter() throws -> Router {
+        let r = Router()
+        for (p, t) in Self.baseRoutes { try r.add(p, target: t) }
+        try r.addRewrite("^old://(.*)$", target: "app://$1")
+        return r
+    }
+
+    /// The router holds exactly the base routes and rule, and answers as before.
+    func assertUnchanged(_ r: Router, _ after: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(r.count, Self.baseRoutes.count, "routes after \(after)", file: file, line: line)
+        XCTAssertEqual(r.rewriteRules.count, 1, "rules after \(after)", file: file, line: line)
+        for (url, target) in Self.probes {
+            XCTAssertEqual((try? r.resolve(url))??.target, target, "\(url) after \(after)", file: file, line: line)
+        }
+    }
+
+    /// Runs `body` and fails when it takes longer than the budget.
+    func timed<R>(_ what: String, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> R) rethrows -> R {
+        var t0 = timespec(), t1 = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t0)
+        let result = try body()
+        clock_gettime(CLOCK_MONOTONIC, &t1)
+        let seconds = Double(t1.tv_sec - t0.tv_sec) + Double(t1.tv_nsec - t0.tv_nsec) / 1e9
+        XCTAssertLessThan(seconds, Self.budget, "\(what) took \(seconds) s", file: file, line: line)
+        return result
+    }
+
+    /// The code a throwing call fails with, or nil when it succeeds.
+    func code(_ body: () throws -> Void) -> RouterError.Code? {
+        do {
+            try body()
+            return nil
+        } catch let error as RouterError {
+            XCTAssertFalse(error.message.isEmpty, "an error without a message")
+            return error.code
+        } catch {
+            XCTFail("not a RouterError: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: Invalid UTF-8 (only reachable through bytes: a Swift String is always valid)
+
+    static let invalidUTF8: [(String, [UInt8])] = [
+        ("lone continuation", [0x80]),
+        ("overlong '/' (2 bytes)", [0xC0, 0xAF]),
+        ("overlong C1", [0xC1, 0xBF]),
+        ("overlong (3 bytes)", [0xE0, 0x80, 0xAF]),
+        ("overlong (4 bytes)", [0xF0, 0x80, 0x80, 0xAF]),
+        ("surrogate D800", [0xED, 0xA0, 0x80]),
+        ("surrogate DFFF", [0xED, 0xBF, 0xBF]),
+        ("truncated 2-byte", [0xC3]),
+        ("truncated 3-byte", [0xE4, 0xBD]),
+        ("truncated 4-byte", [0xF0, 0x9F, 0x98]),
+        ("U+110000", [0xF4, 0x90, 0x80, 0x80]),
+        ("F5", [0xF5, 0x80, 0x80, 0x80]),
+        ("5-byte form", [0xF8, 0x88, 0x80, 0x80, 0x80]),
+        ("FE", [0xFE]),
+        ("FF", [0xFF]),
+    ]
+
+    func testInvalidUTF8IsRefusedEverywhere() throws {
+        let r = try makeRouter()
+        let places: [(String, String)] = [("app://user/", ""), ("app://", "/1"), ("app://user/1?", "=v"),
+                                          ("app://user/1?k=", ""), ("app://user/1#", ""), ("old://user/", "")]
+        for (label, bad) in Self.invalidUTF8 {
+            for (head, tail) in places {
+                let bytes = Array(head.utf8) + bad + Array(tail.utf8)
+                bytes.withUnsafeBufferPointer { buf in
+                    let span = ByteSpan(start: buf.baseAddress, count: buf.count)
+                    XCTAssertEqual(code { _ = try r.resolve(bytes: span, extra: []) }, .invalidURL, "\(label) in \(head)…\(tail)")
+                    XCTAssertEqual(code { _ = try r.canRoute(bytes: span) }, .invalidURL, "can_route: \(label)")
+                    XCTAssertEqual(code { _ = try r.rewrite(bytes: span) }, .invalidURL, "rewrite: \(label)")
+                }
+            }
+        }
+        // Valid edges are accepted.
+        for edge: [UInt8] in [[0xF4, 0x8F, 0xBF, 0xBF], [0xEF, 0xBF, 0xBF], [0xC2, 0x80], [0xE4, 0xBD, 0x93]] {
+            let bytes = Array("app://user/".utf8) + edge
+            let target = try bytes.withUnsafeBufferPointer { buf in
+                try r.resolve(bytes: ByteSpan(start: buf.baseAddress, count: buf.count), extra: [])?.target
+            }
+            XCTAssertEqual(target, "User")
+        }
+        assertUnchanged(r, "invalid UTF-8")
+    }
+
+    // MARK: URLs
+
+    enum Outcome: Equatable {
+        case target(String)
+        case noMatch
+        case anyMatch  // routes or not, without an error
+        case error(RouterError.Code)
+    }
+
+    static let urls: [(String, String, Outcome)] = [
+        ("empty", "", .error(.invalidURL)),
+        ("no scheme", "nourl", .error(.invalidURL)),
+        ("path only", "/just/a/path", .error(.invalidURL)),
+        ("empty scheme", "://x", .error(.invalidURL)),
+        ("digit scheme", "1a://x", .error(.invalidURL)),
+        ("scheme only", "app:", .anyMatch),
+        ("slashes only", "app://////", .anyMatch),
+        ("lone %", "app://user/%", .target("User")),
+        ("% and one digit", "app://user/%4", .target("User")),
+        ("%zz", "app://user/%zz", .target("User")),
+        ("escaped FF", "app://user/%FF", .target("User")),
+        ("escaped surrogate", "app://user/%ED%A0%80", .target("User")),
+        ("escaped NUL", "app://user/%00", .target("User")),
+        ("malformed query", "app://user/1?%=%&%%=%4&a%zz=b%", .target("User")),
+        ("many @", "app://a@b@c@user/1", .target("User")),
+        ("unclosed [", "app://[::1/x", .anyMatch),
+        ("huge port", "app://user:99999999999999999999999/1", .target("User")),
+        ("CR LF", "app://user/1\r\nX-Injected: 1", .target("User")),
+        ("NUL character", "app://user/4\u{0}2", .target("User")),
+        ("raw UTF-8 and spaces", "app://user/中 国?nation=中国", .target("User")),
+        ("emoji", "app://user/🦀?q=👍🏽", .target("User")),
+        ("1 MiB", "app://user/" + String(repeating: "x", count: 1 << 20), .error(.limit)),
+        ("64 KiB exactly", "app://user/" + String(repeating: "y", count: 65536 - 11), .target("User")),
+        ("64 KiB + 1", "app://user/" + String(repeating: "y", count: 65536 - 10), .error(.limit)),
+        ("100,000 segments", "app://files" + String(repeating: "/a", count: 100_000), .error(.limit)),
+        ("2,000 segments", "app://files" + String(repeating: "/a", count: 2000), .error(.limit)),
+        ("100,000 query pairs", "app://user/1?" + String(repeating: "a=1&", count: 100_000), .error(.limit)),
+        ("2,000 query pairs", "app://user/1?" + String(repeating: "a=1&", count: 2000), .error(.limit)),
+        ("brackets 10,000 deep", "app://user/1?a" + String(repeating: "[b]", count: 10_000) + "=1", .target("User")),
+        ("10,000 open brackets", "app://user/1?a" + String(repeating: "[", count: 10_000) + "=1", .target("User")),
+        ("10,000 list levels", "app://user/1?a" + String(repeating: "[]", count: 10_000) + "=1", .target("User")),
+        ("10,000 malformed escapes", "app://user/" + String(repeating: "%", count: 10_000), .target("User")),
+    ]
+
+    func testURLTable() throws {
+        let r = try makeRouter()
+        for (label, url, expected) in Self.urls {
+            let got: Outcome = timed(label) {
+                do throws(RouterError) {
+                    guard let m = try r.resolve(url) else { return .noMatch }
+                    XCTAssertFalse(m.json.isEmpty)
+                    _ = m.nestedParams
+                    return .target(m.target)
+                } catch {
+                    XCTAssertFalse(error.message.isEmpty, label)
+                    XCTAssertLessThan(error.message.utf8.count, 2048, "\(label): a short message")
+                    return .error(error.code)
+                }
+            }
+            switch expected {
+            case .anyMatch:
+                if case .error(let c) = got { XCTFail("\(label): \(c)") }
+            default:
+                XCTAssertEqual(got, expected, label)
+            }
+        }
+        assertUnchanged(r, "the URL table")
+    }
+
+    /// Nesting 10,000 deep stays flat beyond the limit: the JSON and nested view are built in bounded time.
+    func testDeepBracketsStayFlat() throws {
+        let r = try makeRouter()
+        let url = "app://user/1?k" + String(repeating: "[x]", count: 10_000) + "=v"
+        let m = try XCTUnwrap(timed("resolve") { try r.resolve(url) })
+        let json = timed("json") { m.json }
+        XCTAssertTrue(json.contains("\"k[x][x][x]"), "kept flat, as written")
+        XCTAssertEqual(m.params["k" + String(repeating: "[x]", count: 10_000)], "v")
+    }
+
+    // MARK: Patterns
+
+    static let patterns: [(String, RouterError.Code, Int?)] = [
+        ("", .pattern, 0), ("app", .pattern, 3), ("app:x", .pattern, 3), ("1app://x", .pattern, 0),
+        ("app://a//b", .pattern, 8), ("app://:", .pattern, 7), ("app://:a-b", .pattern, 8),
+        ("app://*rest/x", .pattern, 12), ("app://:id/:id", .pattern, 10), ("app://a?x", .pattern, 7),
+        ("app://a#b", .pattern, 7), ("app:/x", .pattern, 3), ("://x", .pattern, 0), ("a pp://x", .pattern, 1),
+        ("app://a/*/b", .pattern, 10), ("app://a/:é", .pattern, 9), ("app:///a", .pattern, 6),
+        ("app://user/:uid", .conflict, nil), ("APP://USER/:x/", .conflict, nil), ("app://files/*", .conflict, nil),
+        ("*://share/:other", .conflict, nil), ("app://us%65r/:x", .conflict, nil),
+        ("app://a" + String(repeating: "/b", count: 2000), .limit, nil),
+        ("app://a" + String(repeating: "/", count: 100_000), .pattern, 8),
+    ]
+
+    func testPatternTable() throws {
+        let r = try makeRouter()
+        for (pattern, expected, offset) in Self.patterns {
+            let label = pattern.count > 40 ? String(pattern.prefix(40)) + "…" : pattern
+            timed(label) {
+                do throws(RouterError) {
+                    try r.add(pattern, target: "Bad")
+                    XCTFail("'\(label)' was accepted")
+                } catch {
+                    XCTAssertEqual(error.code, expected, label)
+                    if let offset { XCTAssertEqual(error.offset, offset, "offset of '\(label)': \(error.message)") }
+                    if expected == .conflict { XCTAssertTrue(error.message.contains("'"), "names the existing route") }
+                }
+                if expected == .pattern { XCTAssertEqual(code { try r.remove(pattern) }, .pattern) }
+            }
+            assertUnchanged(r, label)
+        }
+    }
+
+    // MARK: Rewrite rules
+
+    static let rules: [(String, String, RouterError.Code)] = [
+        ("(unclosed", "app://x", .regex), ("[a-", "app://x", .regex), ("*a", "app://x", .regex),
+        ("a{2,1}", "app://x", .regex), ("\\", "app://x", .regex), ("(?<n>a)(?<n>b)", "app://x", .regex),
+        ("(?<=a+)b", "app://x", .regex), ("\\C", "app://x", .regex), ("\\x{110000}", "app://x", .regex),
+        ("(*FOO)a", "app://x", .regex),
+        ("^a(b)", "$", .pattern), ("^a(b)", "${", .pattern), ("^a(b)", "${}", .pattern),
+        ("^a(b)", "$nosuchword", .pattern), ("^a(b)", "$2", .pattern), ("^a(b)", "${nosuch}", .pattern),
+        ("^a(b)", "$$", .pattern), ("^a(b)", "$#", .pattern), ("^a(b)", "$ ", .pattern),
+    ]
+
+    func testRuleTable() throws {
+        let r = try makeRouter()
+        for (match, target, expected) in Self.rules {
+            XCTAssertEqual(code { try r.addRewrite(match, target: target) }, expected, "'\(match)' -> '\(target)'")
+            XCTAssertEqual(code { try r.addRewrites([("^ok://", "app://ok"), (match, target)]) }, expected,
+                           "bulk: '\(match)' -> '\(target)'")
+            assertUnchanged(r, match)
+        }
+    }
+
+    static let catastrophic = ["(a+)+$", "(a|a)*b", "(x+x+)+y", "(a*)*b", "(a|aa)+$", "((a+)+)+b", "(.*a){20}",
+                               "^(\\w+\\s?)*$", "(a|a?)+b", "(\\w|\\d)+$", "(a+)+(?=b)",
+                               "(*LIMIT_MATCH=4000000000)(a+)+$"]
+
+    func testCatastrophicRegexesAreBounded() throws {
+        let subjects = [String(repeating: "a", count: 30) + "!", "app://x/" + String(repeating: "a", count: 10_000) + "!",
+                        String(repeating: "a", count: 65_000), String(repeating: "a ", count: 10_000) + "!"]
+        for regex in Self.catastrophic {
+            let r = try makeRouter()
+            try r.addRewrite(regex, target: "app://user/caught")
+            for (k, subject) in subjects.enumerated() {
+                timed("\(regex) on subject \(k)") {
+                    do throws(RouterError) {
+                        _ = try r.rewrite(subject)
+                        _ = try r.resolve(subject)
+                    } catch {
+                        XCTAssertTrue([.limit, .invalidURL].contains(error.code), "\(regex): \(error.code) \(error.message)")
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Bulk adds
+
+    func testOneBadRouteAmongFiveThousand() throws {
+        let r = try makeRouter()
+        var specs = (0..<5000).map { RouteSpec("bulk://item/\($0)/:id", target: "Bulk") }
+        let bad: [(String, RouterError.Code)] = [("bulk://a//b", .pattern), ("bulk://item/7/:other", .conflict),
+                                                 ("app://user/:uid", .conflict), ("", .pattern),
+                                                 ("bulk://deep" + String(repeating: "/x", count: 2000), .limit)]
+        for (pattern, expected) in bad {
+            let saved = specs[2500]
+            specs[2500] = RouteSpec(pattern, target: "Bad")
+            timed("bulk with \(pattern.prefix(30))") {
+                do throws(RouterError) {
+                    try r.add(specs)
+                    XCTFail("accepted")
+                } catch {
+                    XCTAssertEqual(error.code, expected)
+                    XCTAssertEqual(error.index, 2500)
+                    XCTAssertTrue(error.message.hasPrefix("route 2500:"), error.message)
+                }
+            }
+            assertUnchanged(r, "a refused bulk add")
+            XCTAssertNil(try r.resolve("bulk://item/1/x"))
+            specs[2500] = saved
+        }
+        try timed("5,000 good routes") { try r.add(specs) }
+        XCTAssertEqual(r.count, Self.baseRoutes.count + 5000)
+    }
+
+    // MARK: Limits
+
+    func testLimitDefaultsAndSettingEach() throws {
+        let r = try makeRouter()
+        let d = r.limits
+        XCTAssertEqual(d.maxURLLength, 65_536)
+        XCTAssertEqual(d.maxSegments, 1_024)
+        XCTAssertEqual(d.maxParams, 1_024)
+        XCTAssertEqual(d.maxNestingDepth, 32)
+        XCTAssertEqual(d.regexMatchLimit, 10_000)
+        XCTAssertEqual(d.regexDepthLimit, 1_000)
+        XCTAssertEqual(d.regexStartLimit, 1_024)
+
+        var l = d
+        l.maxURLLength = 20
+        try r.setLimits(l)
+        XCTAssertEqual(code { _ = try r.resolve("app://user/" + String(repeating: "x", count: 9)) }, nil)
+        XCTAssertEqual(code { _ = try r.resolve("app://user/" + String(repeating: "x", count: 10)) }, .limit)
+
+        l = d
+        l.maxSegments = 3
+        try r.setLimits(l)
+        XCTAssertEqual(code { _ = try r.resolve("app:///files/a/b") }, nil)
+        XCTAssertEqual(code { _ = try r.resolve("app:///files/a/b/c") }, .limit)
+        XCTAssertEqual(code { try r.add("seg://a/b/c/d", target: "S") }, .limit)
+
+        l = d
+        l.maxParams = 2
+        try r.setLimits(l)
+        XCTAssertEqual(code { _ = try r.resolve("app://user/1?a=1&b=2") }, nil)
+        XCTAssertEqual(code { _ = try r.resolve("app://user/1?a=1&b=2&c=3") }, .limit)
+
+        l = d
+        l.maxNestingDepth = 1
+        try r.setLimits(l)
+        let json = try XCTUnwrap(try r.resolve("app://user/1?a[b]=1&c[d][e]=2")).json
+        XCTAssertTrue(json.contains("\"a\":{\"b\":\"1\"}"), json)
+        XCTAssertTrue(json.contains("\"c[d][e]\":\"2\""), json)
+
+        l = d
+        l.regexMatchLimit = 1
+        try r.setLimits(l)
+        try r.addRewrite("^(a+)+$", target: "app://user/x")
+        XCTAssertEqual(code { _ = try r.rewrite("aaaa") }, .limit)
+        l.regexMatchLimit = 10_000
+        try r.setLimits(l)
+        XCTAssertEqual(try r.rewrite("aaaa"), "app://user/x")
+        XCTAssertEqual(code { _ = try r.rewrite(String(repeating: "a", count: 40) + "!") }, .limit)
+
+        l = d
+        l.regexStartLimit = 4
+        try r.setLimits(l)
+        try r.addRewrite("needle", target: "app://user/found")
+        XCTAssertEqual(try r.rewrite("x://needle"), "app://user/found")
+        XCTAssertNil(try r.rewrite("x://hhhhhhh/needle"))
+        try r.removeRewrite("needle")
+
+        // Out of range values are refused and change nothing.
+        for bad in [Limits.default.with(\.maxURLLength, 0), Limits.default.with(\.maxSegments, -1),
+                    Limits.default.with(\.maxParams, Int.max), Limits.default.with(\.regexMatchLimit, 0),
+                    Limits.default.with(\.regexDepthLimit, Int.max)] {
+            XCTAssertEqual(code { try r.setLimits(bad) }, .misuse)
+        }
+        XCTAssertEqual(r.limits.regexMatchLimit, 10_000)
+    }
+}
+
+private extension Limits {
+    func with(_ path: WritableKeyPath<Limits, Int>, _ value: Int) -> Limits {
+        var copy = self
+        copy[keyPath: path] = value
+        return copy
+    }
+}

@@ -1,0 +1,400 @@
+"""Hostile input from Python: every row gets a documented outcome -- a Match, None, or a LinkRouterError subclass
+with the C status code -- within a bounded time, and a refused change leaves the router as it was.
+
+The same tables as Tests/C/test_badinput.c and Tests/LinkRouterTests/BadInputTests.swift, through the API of
+SPEC section 7 (Router.add/resolve/can_route/remove/add_rewrite/remove_rewrite/rewrite, close(), the context
+manager). Extras of this binding (bytes URLs, add_many, set_limit) are used where it has them.
+
+LR_TEST_TIME_SCALE multiplies the time budget (slow machines, sanitizers).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+import linkrouter
+from linkrouter import (
+    ConflictError,
+    InvalidURLError,
+    LimitError,
+    LinkRouterError,
+    NotFoundError,
+    PatternError,
+    RegexError,
+)
+
+BUDGET = 1.0 * float(os.environ.get("LR_TEST_TIME_SCALE", "1") or 1)
+
+BASE_ROUTES = [
+    ("app://user/:id", "User"),
+    ("app://files/*path", "Files"),
+    ("*://share/:id", "Share"),
+    ("app://search", "Search"),
+]
+PROBES = [
+    ("app://user/42", "User"),
+    ("app://files/a/b", "Files"),
+    ("x://share/1", "Share"),
+    ("app://search", "Search"),
+    ("old://user/7", "User"),  # through the rule
+]
+
+# Status codes, fixed forever (Include/linkrouter.h).
+CODES = {InvalidURLError: -2, PatternError: -3, ConflictError: -4, RegexError: -5, LimitError: -6,
+         NotFoundError: -7}
+
+
+@pytest.fixture
+def router():
+    with linkrouter.Router() as r:
+        for pattern, target in BASE_ROUTES:
+            r.add(pattern, target)
+        r.add_rewrite("^old://(.*)$", "app://$1")
+        yield r
+
+
+def assert_unchanged(r):
+    assert len(r) == len(BASE_ROUTES)
+    for url, target in PROBES:
+        m = r.resolve(url)
+        assert m is not None and m.target == target, url
+
+
+class Timer:
+    def __init__(self, what):
+        self.what = what
+
+    def __enter__(self):
+        self.t0 = time.monotonic()
+        return self
+
+    def __exit__(self, *exc):
+        elapsed = time.monotonic() - self.t0
+        assert elapsed < BUDGET, "%s took %.2f s" % (self.what, elapsed)
+        return False
+
+
+def outcome(fn, *args):
+    """("ok", value) or ("error", exception class) -- only LinkRouterError counts as a documented refusal."""
+    try:
+        return "ok", fn(*args)
+    except LinkRouterError as e:
+        assert type(e) in CODES and e.code == CODES[type(e)], (type(e), e.code)
+        assert isinstance(e.message, str) and e.message, "an error without a message"
+        assert len(e.message) < 4096, "a refusal quotes a huge input: %d chars" % len(e.message)
+        return "error", type(e)
+
+
+def supports_bytes(r):
+    try:
+        r.resolve(b"app://user/1")
+        return True
+    except TypeError:
+        return False
+
+
+# ---- URLs --------------------------------------------------------------------------------------------------
+
+INVALID_UTF8 = [
+    ("lone continuation", b"\x80"), ("overlong / (2 bytes)", b"\xc0\xaf"), ("overlong C1", b"\xc1\xbf"),
+    ("overlong (3 bytes)", b"\xe0\x80\xaf"), ("overlong (4 bytes)", b"\xf0\x80\x80\xaf"),
+    ("surrogate D800", b"\xed\xa0\x80"), ("surrogate DFFF", b"\xed\xbf\xbf"), ("truncated 2-byte", b"\xc3"),
+    ("truncated 3-byte", b"\xe4\xbd"), ("truncated 4-byte", b"\xf0\x9f\x98"), ("U+110000", b"\xf4\x90\x80\x80"),
+    ("F5", b"\xf5\x80\x80\x80"), ("5-byte form", b"\xf8\x88\x80\x80\x80"), ("FE", b"\xfe"), ("FF", b"\xff"),
+]
+PLACES = [(b"app://user/", b""), (b"app://", b"/1"), (b"app://user/1?", b"=v"), (b"app://user/1#", b""),
+          (b"old://user/", b"")]
+
+
+@pytest.mark.parametrize("label,bad", INVALID_UTF8, ids=[x[0] for x in INVALID_UTF8])
+def test_invalid_utf8_bytes_are_refused(router, label, bad):
+    if not supports_bytes(router):
+        pytest.skip("this binding takes str URLs only")
+    for head, tail in PLACES:
+        url = head + bad + tail
+        assert outcome(router.resolve, url) == ("error", InvalidURLError), url
+        assert outcome(router.can_route, url) == ("error", InvalidURLError), url
+    assert_unchanged(router)
+
+
+@pytest.mark.parametrize("url", ["app://user/\ud800", "app://user/1?q=\udfff", "app://\udc80/x", "\ud83d"])
+def test_lone_surrogates_are_invalid_urls(router, url):
+    # A str with lone surrogates (from a JSON "\ud800", say) cannot be UTF-8: InvalidURLError, not a
+    # UnicodeEncodeError escaping from the binding.
+    assert outcome(router.resolve, url) == ("error", InvalidURLError)
+    assert outcome(router.can_route, url) == ("error", InvalidURLError)
+    assert outcome(router.rewrite, url) == ("error", InvalidURLError)
+    assert_unchanged(router)
+
+
+ANY = object()  # matches or not, without an error
+
+URLS = [
+    ("empty", "", InvalidURLError),
+    ("no scheme", "nourl", InvalidURLError),
+    ("path only", "/just/a/path", InvalidURLError),
+    ("empty scheme", "://x", InvalidURLError),
+    ("digit scheme", "1a://x", InvalidURLError),
+    ("scheme only", "app:", ANY),
+    ("slashes only", "app://////", ANY),
+    ("lone %", "app://user/%", "User"),
+    ("% and one digit", "app://user/%4", "User"),
+    ("%zz", "app://user/%zz", "User"),
+    ("escaped FF", "app://user/%FF", "User"),
+    ("escaped surrogate", "app://user/%ED%A0%80", "User"),
+    ("escaped NUL", "app://user/%00", "User"),
+    ("malformed query", "app://user/1?%=%&%%=%4&a%zz=b%", "User"),
+    ("many @", "app://a@b@c@user/1", "User"),
+    ("unclosed [", "app://[::1/x", ANY),
+    ("huge port", "app://user:99999999999999999999999/1", "User"),
+    ("CR LF", "app://user/1\r\nX-Injected: 1", "User"),
+    ("raw UTF-8 and spaces", "app://user/中 国?nation=中国", "User"),
+    ("emoji", "app://user/🦀?q=👍🏽", "User"),
+    ("U+10FFFF", "app://user/\U0010ffff", "User"),
+    ("NUL character", "app://user/4\x002", "User"),
+    ("1 MiB", "app://user/" + "x" * (1 << 20), LimitError),
+    ("1 MiB of UTF-8", "app://user/" + "体" * (1 << 18), LimitError),
+    ("64 KiB exactly", "app://user/" + "y" * (65536 - 11), "User"),
+    ("64 KiB + 1", "app://user/" + "y" * (65536 - 10), LimitError),
+    ("100,000 segments", "app://files" + "/a" * 100_000, LimitError),
+    ("100,000 query pairs", "app://user/1?" + "a=1&" * 100_000, LimitError),
+    ("brackets 10,000 deep", "app://user/1?a" + "[b]" * 10_000 + "=1", "User"),
+    ("10,000 open brackets", "app://user/1?a" + "[" * 10_000 + "=1", "User"),
+    ("10,000 list levels", "app://user/1?a" + "[]" * 10_000 + "=1", "User"),
+    ("10,000 malformed escapes", "app://user/" + "%" * 10_000, "User"),
+]
+
+
+@pytest.mark.parametrize("label,url,expected", URLS, ids=[x[0] for x in URLS])
+def test_url_table(router, label, url, expected):
+    with Timer(label):
+        kind, value = outcome(router.resolve, url)
+        can_kind, can_value = outcome(router.can_route, url)
+    if expected is ANY:
+        assert kind == "ok", value
+    elif isinstance(expected, str):
+        assert kind == "ok" and value is not None and value.target == expected, (kind, value)
+        assert isinstance(value.params, dict)
+        assert all(isinstance(k, str) for k in value.params)
+    else:
+        assert (kind, value) == ("error", expected)
+    # can_route agrees with resolve (True for a match, False for None, the same error).
+    if kind == "ok":
+        assert (can_kind, can_value) == ("ok", value is not None)
+    else:
+        assert (can_kind, can_value) == (kind, value)
+    assert_unchanged(router)
+
+
+def test_decoded_nul_and_nul_characters_keep_their_values(router):
+    m = router.resolve("app://user/a%00b")
+    assert m is not None and m.params["id"] == "a\x00b"
+    m = router.resolve("app://user/4\x002?k=\x00")
+    assert m is not None and m.params["id"] == "4\x002" and m.params["k"] == "\x00"
+
+
+def test_deep_brackets_stay_flat(router):
+    key = "k" + "[x]" * 10_000
+    with Timer("10,000 levels"):
+        m = router.resolve("app://user/1?%s=v" % key)
+    assert m is not None
+    assert m.params["id"] == "1"
+    # Beyond the nesting limit the key stays flat, as written: nothing is lost.
+    flat = [k for k in m.params if k.startswith("k[")]
+    assert flat == [key] or "k" in m.params
+
+
+# ---- Patterns ----------------------------------------------------------------------------------------------
+
+PATTERNS = [
+    ("", PatternError, 0), ("app", PatternError, 3), ("app:x", PatternError, 3), ("1app://x", PatternError, 0),
+    ("app://a//b", PatternError, 8), ("app://:", PatternError, 7), ("app://:a-b", PatternError, 8),
+    ("app://*rest/x", PatternError, 12), ("app://:id/:id", PatternError, 10), ("app://a?x", PatternError, 7),
+    ("app://a#b", PatternError, 7), ("app:/x", PatternError, 3), ("://x", PatternError, 0),
+    ("app://a/*/b", PatternError, 10), ("app:///a", PatternError, 6),
+    ("app://user/:uid", ConflictError, None), ("APP://USER/:x/", ConflictError, None),
+    ("app://files/*", ConflictError, None), ("*://share/:other", ConflictError, None),
+    ("app://\ud800", InvalidURLError, None), ("app://a\x00b", InvalidURLError, None),
+    ("app://a" + "/b" * 2000, LimitError, None),
+]
+
+
+@pytest.mark.parametrize("pattern,error,offset", PATTERNS, ids=[repr(p[0][:30]) for p in PATTERNS])
+def test_pattern_table(router, pattern, error, offset):
+    with Timer(pattern[:30]):
+        kind, value = outcome(router.add, pattern, "Bad")
+    assert (kind, value) == ("error", error)
+    if offset is not None:
+        with pytest.raises(PatternError) as info:
+            router.add(pattern, "Bad")
+        assert info.value.offset == offset, info.value.message
+    if error is ConflictError:
+        with pytest.raises(ConflictError) as info:
+            router.add(pattern, "Bad")
+        assert "'" in info.value.message  # names the existing route
+    assert_unchanged(router)
+
+
+@pytest.mark.parametrize("bad", [None, 42, b"app://x", ["app://x"]])
+def test_non_text_patterns_and_targets(router, bad):
+    # Wrong types are the caller's mistake: a TypeError (or a refusal), never a crash.
+    for args in ((bad, "T"), ("app://typed", bad)):
+        try:
+            router.add(*args)
+        except (TypeError, LinkRouterError):
+            pass
+        else:
+            router.remove(args[0] if isinstance(args[0], str) else args[0].decode())
+    assert_unchanged(router)
+
+
+# ---- Rewrite rules -----------------------------------------------------------------------------------------
+
+RULES = [
+    ("(unclosed", "app://x", RegexError), ("[a-", "app://x", RegexError), ("*a", "app://x", RegexError),
+    ("a{2,1}", "app://x", RegexError), ("\\", "app://x", RegexError), ("(?<n>a)(?<n>b)", "app://x", RegexError),
+    ("(?<=a+)b", "app://x", RegexError), ("\\C", "app://x", RegexError), ("\\x{110000}", "app://x", RegexError),
+    ("^a(b)", "$", PatternError), ("^a(b)", "${", PatternError), ("^a(b)", "${}", PatternError),
+    ("^a(b)", "$nosuchword", PatternError), ("^a(b)", "$2", PatternError), ("^a(b)", "${nosuch}", PatternError),
+    ("^a(b)", "$$", PatternError), ("^a(b)", "$#", PatternError),
+    ("a\ud800", "app://x", InvalidURLError), ("a", "app://\udfff", InvalidURLError),
+]
+
+
+@pytest.mark.parametrize("match,target,error", RULES, ids=["%s->%s" % (r[0], r[1]) for r in RULES])
+def test_rule_table(router, match, target, error):
+    assert outcome(router.add_rewrite, match, target) == ("error", error)
+    with pytest.raises(NotFoundError):
+        router.remove_rewrite("never added")
+    assert router.rewrite("old://a/b") == "app://a/b"
+    assert router.rewrite("new://a/b") is None
+    assert_unchanged(router)
+
+
+CATASTROPHIC = ["(a+)+$", "(a|a)*b", "(x+x+)+y", "(a*)*b", "(a|aa)+$", "((a+)+)+b", "(.*a){20}", "^(\\w+\\s?)*$",
+                "(a|a?)+b", "(\\w|\\d)+$", "(*LIMIT_MATCH=4000000000)(a+)+$"]
+SUBJECTS = ["a" * 30 + "!", "app://x/" + "a" * 10_000 + "!", "a" * 65_000, "a " * 10_000 + "!"]
+
+
+@pytest.mark.parametrize("regex", CATASTROPHIC)
+def test_catastrophic_regexes_are_bounded(regex):
+    with linkrouter.Router() as r:
+        r.add("app://user/:id", "User")
+        r.add_rewrite(regex, "app://user/caught")
+        for i, subject in enumerate(SUBJECTS):
+            with Timer("rewrite: %s on subject %d" % (regex, i)):
+                kind, value = outcome(r.rewrite, subject)
+            assert kind == "ok" or value is LimitError, (kind, value)
+            with Timer("resolve: %s on subject %d" % (regex, i)):
+                kind, value = outcome(r.resolve, subject)
+            assert kind == "ok" or value in (LimitError, InvalidURLError), (kind, value)
+
+
+@pytest.mark.parametrize("regex", ["(\\w|\\d)+$", "(a|b|ab)+$"])
+def test_jit_match_limit_bounds_the_whole_search(regex):
+    # B9 (found here, fixed by LR_LIMIT_REGEX_START): 64 KiB of runs of 9,900 'a' between '!' kept each start
+    # offset under the match limit of 10,000 while the whole search cost 1.2-2 s.
+    runs = "".join("!" if i % 9901 == 9900 or i == 65534 else "a" for i in range(65535))
+    with linkrouter.Router() as r:
+        r.add_rewrite(regex, "app://user/x")
+        with Timer("rewrite: %s on 64 KiB of runs" % regex):
+            kind, value = outcome(r.rewrite, runs)
+        assert kind == "ok" or value is LimitError
+
+
+# ---- Bulk adds ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bad,error", [("bulk://a//b", PatternError), ("bulk://item/7/:other", ConflictError),
+                                       ("app://user/:uid", ConflictError), ("", PatternError)])
+def test_one_bad_route_among_five_thousand(router, bad, error):
+    if not hasattr(router, "add_many"):
+        pytest.skip("no add_many in this binding")
+    routes = [("bulk://item/%d/:id" % i, "Bulk") for i in range(5000)]
+    routes[2500] = (bad, "Bad")
+    with Timer("bulk add"):
+        with pytest.raises(error) as info:
+            router.add_many(routes)
+    assert info.value.index == 2500
+    assert_unchanged(router)
+    assert router.resolve("bulk://item/1/x") is None
+
+
+# ---- Limits, lifetimes, threads ----------------------------------------------------------------------------
+
+def test_limits_take_effect_and_refuse_nonsense(router):
+    if not hasattr(router, "set_limit"):
+        pytest.skip("no set_limit in this binding")
+    for limit in ("url_length", "segments", "params", "regex_match", "regex_depth"):
+        with pytest.raises(LinkRouterError):
+            router.set_limit(limit, 0)
+    with pytest.raises((LinkRouterError, ValueError, KeyError)):
+        router.set_limit("no_such_limit", 5)
+    router.set_limit("url_length", 20)
+    assert router.resolve("app://user/" + "x" * 9) is not None
+    with pytest.raises(LimitError):
+        router.resolve("app://user/" + "x" * 10)
+    router.set_limit("url_length", 65536)
+    router.set_limit("params", 2)
+    with pytest.raises(LimitError):
+        router.resolve("app://user/1?a=1&b=2&c=3")
+    router.set_limit("params", 1024)
+    assert_unchanged(router)
+
+
+def test_closed_router_refuses_without_crashing():
+    r = linkrouter.Router()
+    r.add("app://x", "X")
+    r.close()
+    r.close()  # twice is fine
+    for call in (lambda: r.resolve("app://x"), lambda: r.add("app://y", "Y"), lambda: r.can_route("app://x"),
+                 lambda: r.rewrite("app://x"), lambda: len(r)):
+        with pytest.raises(Exception) as info:
+            call()
+        assert not isinstance(info.value, (SystemError, MemoryError))
+
+
+def test_matches_outlive_their_router():
+    with linkrouter.Router() as r:
+        r.add("app://user/:id", "User")
+        m = r.resolve("app://user/7?x=%FF")
+    assert m.target == "User" and m.params["id"] == "7" and m.params["x"] == "%FF"
+
+
+def test_bad_input_from_many_threads_at_once(router):
+    """Refusals, limits and catastrophic regexes in several threads while another changes the table."""
+    router.add_rewrite("^evil://(a+)+$", "app://user/evil")
+    bad = ["", "nourl", "app://user/\ud800", "app://user/" + "x" * 70_000, "app://files" + "/a" * 2000,
+           "evil://" + "a" * 40 + "!", "app://user/%", "app://user/1?" + "a&" * 2000]
+    errors = []
+    stop = threading.Event()
+
+    def hammer():
+        try:
+            while not stop.is_set():
+                for url in bad:
+                    outcome(router.resolve, url)
+                    outcome(router.can_route, url)
+                for url, target in PROBES:
+                    m = router.resolve(url)
+                    assert m is not None and m.target == target, url
+        except Exception as e:  # noqa: BLE001 -- any failure of a thread is reported by the test
+            errors.append(e)
+
+    threads = [threading.Thread(target=hammer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(300):
+            router.add("app://churn/%d" % i, "C")
+            outcome(router.add, "app://churn/%d//" % i, "Bad")
+            router.remove("app://churn/%d" % i)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert not errors, errors[:3]
+    router.remove_rewrite("^evil://(a+)+$")
+    assert_unchanged(router)
