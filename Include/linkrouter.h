@@ -260,7 +260,7 @@ typedef struct lr_result {
 } lr_result;
 
 /* Scratch enough for a URL of `url_len` bytes when no rewrite rule fires (a rule's output needs more). */
-#define LR_SCRATCH_SIZE(url_len) (5 * (size_t)(url_len) + 64)
+#define LR_SCRATCH_SIZE(url_len) (8 * (size_t)(url_len) + 64)
 
 /* Resolves url[0 .. url_len) (no NUL needed) into the caller's memory.
  *   LR_OK        *res and params[0 .. res->param_count) are filled

@@ -19,6 +19,20 @@ final class RewriteRule: Sendable {
         self.keys = RequiredLiterals.keys(needs)
     }
 
+    /// Refuses a regex that fails at match time even on a trivial URL (`(?R)` recursing forever, say): it would
+    /// make every lookup fail with `.limit`, so one bad rule pushed from a server would stop all routing. The
+    /// default limits judge the rule (a router may have lowered its own on purpose).
+    func probe() throws(RouterError) {
+        let sample: StaticString = "app://a/b?c=d"
+        let span = ByteSpan(start: sample.utf8Start, count: sample.utf8CodeUnitCount)
+        do throws(RouterError) {
+            _ = try RegexScratch.with { scratch throws(RouterError) in try matches(span, scratch, .default) }
+        } catch {
+            throw RouterError(.regex, "rewrite regex '\(excerpt(match))' fails at match time even on '\(sample)': "
+                              + error.message)
+        }
+    }
+
     /// Whether the regex is found in `url`; its captures are then in `scratch`.
     @inline(__always)
     func matches(_ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits) throws(RouterError) -> Bool {
@@ -65,8 +79,10 @@ package final class RewriteRules: Sendable {
                     let old = entries[at]
                     entries[at] = try RewriteRule(match: rule.match, target: rule.target, regex: old.regex, needs: old.needs)
                 } else {
+                    let added = try RewriteRule(match: rule.match, target: rule.target)
+                    try added.probe()
                     positions[rule.match] = entries.count
-                    entries.append(try RewriteRule(match: rule.match, target: rule.target))
+                    entries.append(added)
                 }
             } catch {
                 throw rules.count == 1 ? error

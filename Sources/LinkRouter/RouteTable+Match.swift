@@ -32,7 +32,7 @@ struct Capture: BitwiseCopyable {
 extension RouteTable {
     /// Matches `url` (already rewritten, parsed into `parts`) and returns the route, writing the values of its
     /// parameters (path order, catch-all last) to `values`, which has room for `maxParams + 1`.
-    /// Decoded bytes go to `scratch`; 5 × the URL's length + 64 always suffices.
+    /// Decoded bytes go to `scratch`; 8 × the URL's length + 64 always suffices.
     @inline(__always)
     /// (`parts` is `inout` only so that it is passed by address, not copied: the walk reads a few fields.)
     package func match(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,

@@ -30,7 +30,7 @@ package struct Resolution {
 
 /// Working memory for one lookup, provided by the caller: nothing is allocated while resolving.
 package struct ResolveMemory {
-    /// The rewritten URL and decoded bytes go here; `5 × URL length + 64` bytes suffice when no rule fires.
+    /// The rewritten URL and decoded bytes go here; `8 × URL length + 64` bytes suffice when no rule fires.
     package var scratch: ByteWriter
     package let values: UnsafeMutablePointer<ByteSpan>?
     package let valueCapacity: Int
@@ -85,7 +85,7 @@ extension RouterState {
                 if memory.scratch.overflowed {
                     // Room for the rewritten URL, then for matching it (see `scratchNeeded` below). Its query was
                     // not seen, so the pair count is a bound that suffices: a URL of n bytes has at most n/2 + 1.
-                    return .needsMemory(scratch: mark + 6 * length + 64, values: table.maxParams + 1,
+                    return .needsMemory(scratch: mark + 9 * length + 64, values: table.maxParams + 1,
                                         pairs: min(length / 2 + 1, limits.maxParams))
                 }
                 memory.routed = memory.scratch.span(from: mark)
@@ -100,13 +100,16 @@ extension RouterState {
             throw notAbsolute(routed)
         }
         if !memory.parts.isASCII { try validate(routed) }
-        try checkSegments(routed, from: memory.parts.pathStart, to: memory.parts.pathEnd)
+        try checkSegments(routed, from: memory.parts.pathStart, to: memory.parts.pathEnd,
+                          host: memory.parts.hasAuthority && memory.parts.hostCount > 0)
         // Every entry point refuses a URL with too many query pairs, matched or not, asked for its query or not.
         let pairCount = memory.parts.hasQuery ? Query.pairCount(memory.parts.query(in: routed)) : 0
         if pairCount > limits.maxParams {
             throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
         }
-        let scratchNeeded = memory.scratch.count + 5 * routed.count + 64
+        // Every decode the walk may write, each at most once: the host, "host:port", the greedy descent's
+        // lookups, the full search's, the captured values, the catch-all and the query: 7 × the URL at most.
+        let scratchNeeded = memory.scratch.count + 8 * routed.count + 64
         guard memory.scratch.capacity >= scratchNeeded, memory.valueCapacity > table.maxParams,
               memory.pairCapacity >= (query ? pairCount : 0), let values = memory.values else {
             return .needsMemory(scratch: scratchNeeded, values: table.maxParams + 1, pairs: pairCount)
@@ -129,7 +132,7 @@ extension RouterState {
     /// Routes `url` in stack memory (heap only for very long URLs); `body` receives the resolution, nil for no
     /// match, while that memory is alive.
     package func withResolution<R>(_ url: ByteSpan, query: Bool, _ body: (Resolution?) -> R) throws(RouterError) -> R {
-        var sizes = (scratch: 5 * url.count + 256, values: table.maxParams + 1, pairs: query ? 16 : 0)
+        var sizes = (scratch: 8 * url.count + 256, values: table.maxParams + 1, pairs: query ? 16 : 0)
         while true {
             let attempt: ResolveAttempt<R> = withBytes(sizes.scratch) { scratch in
                 withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: sizes.values) { values in
@@ -187,11 +190,12 @@ extension RouterState {
         .invalidURL("'\(excerpt(url.string))' is not an absolute URL (expected scheme \":\" ...)")
     }
 
-    /// A path cannot hold more segments than about half its length, so only long paths are counted.
-    func checkSegments(_ url: ByteSpan, from pathStart: Int, to pathEnd: Int) throws(RouterError) {
-        let length = pathEnd - pathStart
-        guard length >= 2 * limits.maxSegments - 1, let p = url.start else { return }
-        var segments = 0
+    /// A path of n bytes holds at most (n + 1) / 2 segments, so only long paths are counted. The host counts as
+    /// one segment, as in patterns.
+    func checkSegments(_ url: ByteSpan, from pathStart: Int, to pathEnd: Int, host: Bool) throws(RouterError) {
+        let hostSegments = host ? 1 : 0
+        guard (pathEnd - pathStart + 1) / 2 + hostSegments > limits.maxSegments, let p = url.start else { return }
+        var segments = hostSegments
         var inSegment = false
         for i in pathStart..<pathEnd {
             let slash = p[i] == ASCII.slash
@@ -199,7 +203,7 @@ extension RouterState {
             inSegment = !slash
         }
         if segments > limits.maxSegments {
-            throw .limit("URL has \(segments) path segments, more than maxSegments (\(limits.maxSegments))")
+            throw .limit("URL has \(segments) segments (host included), more than maxSegments (\(limits.maxSegments))")
         }
     }
 }

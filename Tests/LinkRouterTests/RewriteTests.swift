@@ -840,3 +840,20 @@ final class RewriteTests: XCTestCase {
         func update(_ body: (inout T) -> Void) { lock.withLock { body(&stored) } }
     }
 }
+
+/// Regression (reliability bug B4, second part): a rule that fails at match time on any URL, such as `(?R)`
+/// recursing forever, is refused when added instead of making every lookup fail.
+final class RewriteProbeTests: XCTestCase {
+    func testRulesThatFailOnEveryURLAreRefused() throws {
+        let r = Router()
+        try r.add("app://user/:id", target: "User")
+        for bad in ["(?R)p:", "(?R)"] {
+            XCTAssertThrowsError(try r.addRewrite(bad, target: "app://x")) { error in
+                XCTAssertEqual((error as? RouterError)?.code, .regex, bad)
+                XCTAssertTrue((error as? RouterError)?.message.contains("fails at match time") ?? false, bad)
+            }
+        }
+        XCTAssertTrue(r.rewriteRules.isEmpty)
+        XCTAssertEqual(try r.resolve("app://user/1")?.target, "User")
+    }
+}
