@@ -15,34 +15,35 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
                                    _ scratch: UnsafeMutablePointer<CChar>?, _ scratchCap: Int) -> Int32 {
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_resolve_into"
-        let router = try router(r, f)
-        guard let res else { throw RouterError(.misuse, "\(f): res is NULL") }
-        res.pointee = lr_result()
-        let url = try bytes(url, length: urlLength, "url", f)
-        guard paramsCap >= 0, scratchCap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
-        let pairs = try paramPairs(params, f)
-        var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
-                                capacity: scratchCap)
-        switch try router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
-        case .noMatch:
-            return 1
-        case let .needsMemory(scratchSize, paramCount):
-            res.pointee.needed_scratch = max(scratchSize, writer.count)
-            res.pointee.needed_params = paramCount
-            throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
-                + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
-        case let .matched(blob, routed, rewritten, pathCount, count):
-            res.pointee.target = cString(blob.target)
-            res.pointee.target_len = blob.target.count
-            res.pointee.pattern = cString(blob.pattern)
-            res.pointee.pattern_len = blob.pattern.count
-            res.pointee.routed = cString(routed)
-            res.pointee.routed_len = routed.count
-            res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)
-            res.pointee.rewritten = rewritten ? 1 : 0
-            res.pointee.path_param_count = pathCount
-            res.pointee.param_count = count
-            return 0
+        return try withRouter(r, f) { router throws(RouterError) -> Int32 in
+            guard let res else { throw RouterError(.misuse, "\(f): res is NULL") }
+            res.pointee = lr_result()
+            let url = try bytes(url, length: urlLength, "url", f)
+            guard paramsCap >= 0, scratchCap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
+            let pairs = try paramPairs(params, f)
+            var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
+                                    capacity: scratchCap)
+            switch try router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
+            case .noMatch:
+                return 1
+            case let .needsMemory(scratchSize, paramCount):
+                res.pointee.needed_scratch = max(scratchSize, writer.count)
+                res.pointee.needed_params = paramCount
+                throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
+                    + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
+            case let .matched(blob, routed, rewritten, pathCount, count):
+                res.pointee.target = cString(blob.target)
+                res.pointee.target_len = blob.target.count
+                res.pointee.pattern = cString(blob.pattern)
+                res.pointee.pattern_len = blob.pattern.count
+                res.pointee.routed = cString(routed)
+                res.pointee.routed_len = routed.count
+                res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)
+                res.pointee.rewritten = rewritten ? 1 : 0
+                res.pointee.path_param_count = pathCount
+                res.pointee.param_count = count
+                return 0
+            }
         }
     }
 }
@@ -68,11 +69,10 @@ public func lr_router_resolve_packed(_ r: Handle?, _ url: CString?, _ urlLength:
                                      _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_resolve_packed"
-        let router = try router(r, f)
         let url = try bytes(url, length: urlLength, "url", f)
         guard cap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
         var out = ByteWriter(base: buf?.assumingMemoryBound(to: UInt8.self), capacity: cap)
-        let matched = try router.resolvePacked(url, into: &out)
+        let matched = try withRouter(r, f) { router throws(RouterError) in try router.resolvePacked(url, into: &out) }
         guard matched else { return 1 }
         needed?.pointee = out.count
         if out.overflowed {

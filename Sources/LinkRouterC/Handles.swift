@@ -36,6 +36,17 @@ func router(_ handle: UnsafeMutableRawPointer?, _ function: StaticString) throws
     return Unmanaged<Router>.fromOpaque(handle).takeUnretainedValue()
 }
 
+/// `body` with the router of `handle`, borrowed without a retain and release: for the lookups, which run
+/// millions of times (the caller keeps the handle alive for the call, as the header requires).
+@inline(__always)
+func withRouter<R>(_ handle: UnsafeMutableRawPointer?, _ function: StaticString,
+                   _ body: (Router) throws(RouterError) -> R) throws(RouterError) -> R {
+    guard let handle else { throw RouterError(.misuse, "\(function): the router is NULL") }
+    return try Unmanaged<Router>.fromOpaque(handle)._withUnsafeGuaranteedRef { router -> Result<R, RouterError> in
+        do throws(RouterError) { return .success(try body(router)) } catch { return .failure(error) }
+    }.get()
+}
+
 func newRouterHandle() -> UnsafeMutableRawPointer {
     Unmanaged.passRetained(Router()).toOpaque()
 }
