@@ -176,16 +176,21 @@ public struct MatchView {
 
     /// The value of parameter `name` (path first, then the last query pair of that name), or nil.
     public subscript(name: String) -> String? {
-        var name = name
-        return name.withUTF8 { buf -> String? in
-            let key = ByteSpan(start: buf.baseAddress, count: buf.count)
-            for i in 0..<pathCount where pairs[i].key.equals(key) { return pairs[i].value.string }
-            var i = pairs.count
-            while i > pathCount {
-                i -= 1
-                if pairs[i].key.equals(key) { return pairs[i].value.string }
-            }
-            return nil
+        // A native string's bytes are borrowed as they are; a bridged one is copied once.
+        if let found = name.utf8.withContiguousStorageIfAvailable({ value(for: ByteSpan(start: $0.baseAddress, count: $0.count)) }) {
+            return found
         }
+        var copy = name
+        return copy.withUTF8 { value(for: ByteSpan(start: $0.baseAddress, count: $0.count)) }
+    }
+
+    private func value(for key: ByteSpan) -> String? {
+        for i in 0..<pathCount where pairs[i].key.equals(key) { return pairs[i].value.string }
+        var i = pairs.count
+        while i > pathCount {
+            i -= 1
+            if pairs[i].key.equals(key) { return pairs[i].value.string }
+        }
+        return nil
     }
 }

@@ -223,43 +223,48 @@ public final class Router: Sendable {
 
     @usableFromInline
     func _withMatch(_ url: String, _ body: (MatchView) -> Void) throws(RouterError) {
-        var url = url
-        let result: Result<Void, RouterError> = url.withUTF8 { bytes in
-            let span = ByteSpan(start: bytes.baseAddress, count: bytes.count)
-            let capacity = 64
-            var scratchSize = 8 * bytes.count + 64
-            while true {
-                let attempt: Result<Void, RouterError>? = withBytes(scratchSize) { scratch in
-                    withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: capacity) { pairs in
-                        var writer = ByteWriter(base: scratch, capacity: scratchSize)
-                        do throws(RouterError) {
-                            switch try resolveFlat(span, scratch: &writer, params: pairs.baseAddress, capacity: pairs.count) {
-                            case .noMatch:
-                                return .success(())
-                            case let .needsMemory(needed, params):
-                                if params > capacity {
-                                    do throws(RouterError) {
-                                        return .success(try withMatchSlowly(span, params: params, body))
-                                    } catch {
-                                        return .failure(error)
-                                    }
+        // A native string's bytes are borrowed as they are; a bridged one is copied once.
+        if let result = url.utf8.withContiguousStorageIfAvailable({ match(ByteSpan(start: $0.baseAddress, count: $0.count), body) }) {
+            return try result.get()
+        }
+        var copy = url
+        try copy.withUTF8 { match(ByteSpan(start: $0.baseAddress, count: $0.count), body) }.get()
+    }
+
+    private func match(_ span: ByteSpan, _ body: (MatchView) -> Void) -> Result<Void, RouterError> {
+        let bytes = span.buffer
+        let capacity = 64
+        var scratchSize = 8 * bytes.count + 64
+        while true {
+            let attempt: Result<Void, RouterError>? = withBytes(scratchSize) { scratch in
+                withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: capacity) { pairs in
+                    var writer = ByteWriter(base: scratch, capacity: scratchSize)
+                    do throws(RouterError) {
+                        switch try resolveFlat(span, scratch: &writer, params: pairs.baseAddress, capacity: pairs.count) {
+                        case .noMatch:
+                            return .success(())
+                        case let .needsMemory(needed, params):
+                            if params > capacity {
+                                do throws(RouterError) {
+                                    return .success(try withMatchSlowly(span, params: params, body))
+                                } catch {
+                                    return .failure(error)
                                 }
-                                scratchSize = max(needed, scratchSize * 2)
-                                return nil
-                            case let .matched(blob, routed, _, pathCount, count):
-                                body(MatchView(blob: blob, routed: routed,
-                                               pairs: UnsafeBufferPointer(rebasing: pairs[0..<count]), pathCount: pathCount))
-                                return .success(())
                             }
-                        } catch {
-                            return .failure(error)
+                            scratchSize = max(needed, scratchSize * 2)
+                            return nil
+                        case let .matched(blob, routed, _, pathCount, count):
+                            body(MatchView(blob: blob, routed: routed,
+                                           pairs: UnsafeBufferPointer(rebasing: pairs[0..<count]), pathCount: pathCount))
+                            return .success(())
                         }
+                    } catch {
+                        return .failure(error)
                     }
                 }
-                if let attempt { return attempt }
             }
+            if let attempt { return attempt }
         }
-        try result.get()
     }
 
     /// `withMatch` for URLs with more parameters than its stack room: heap memory of the size asked for.
