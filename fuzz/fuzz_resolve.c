@@ -151,19 +151,6 @@ static void check_url(const char *cstr, const char *url, size_t n, int with_cstr
     FUZZ_CHECK(params && scratch, "out of memory");
     int rc_into = lr_router_resolve_into(router, url, n, &res, params, params_cap, scratch, scratch_cap);
     check_error(rc_into, "lr_router_resolve_into", url, n);
-#ifndef FUZZ_STRICT
-    /* OPEN BUG B1b (reported; regression row in Tests/C/test_badinput.c): for a long percent-escaped host with a
-       port, the first LR_ELIMIT under-asks for scratch, so one more retry may be needed. Tolerated (once) so that
-       fuzzing goes on; build with FUZZ_FLAGS=-DFUZZ_STRICT to check the contract as documented. */
-    if (rc_into == LR_ELIMIT && res.needed_params <= params_cap && res.needed_scratch > scratch_cap) {
-        free(scratch);
-        scratch_cap = res.needed_scratch;
-        scratch = malloc(scratch_cap);
-        FUZZ_CHECK(scratch, "out of memory");
-        rc_into = lr_router_resolve_into(router, url, n, &res, params, params_cap, scratch, scratch_cap);
-        check_error(rc_into, "lr_router_resolve_into", url, n);
-    }
-#endif
     if (rc_into == LR_ELIMIT && (res.needed_params > 0 || res.needed_scratch > 0)) {
         fuzz_dump("url", url, n);
         FUZZ_CHECK(0, "resolve_into asked again for room after being given what it asked: caps (%zu, %zu), "
