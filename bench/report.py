@@ -210,6 +210,8 @@ def write_plot(path, table, datasets, reference):
         return "plot not made: no scale-N dataset in the results"
     fig, ax = plt.subplots(figsize=(9, 6), dpi=110)
     markers = "os^vD<>phx*+"
+    # One colour per router: the 10 strong hues, then their light variants (the default cycle repeats after 10).
+    colors = list(plt.get_cmap("tab10").colors) + list(plt.get_cmap("tab20").colors[1::2])
     for i, ((name, lang), cells) in enumerate(table.items()):
         xs, ys, lo, hi = [], [], [], []
         for d in scale:
@@ -223,7 +225,7 @@ def write_plot(path, table, datasets, reference):
             continue
         is_lr = name.lower().startswith("linkrouter")
         baseline = any("baseline" in (c.get("note") or "") for c in cells.values())
-        ax.errorbar(xs, ys, yerr=[lo, hi], marker=markers[i % len(markers)], capsize=3,
+        ax.errorbar(xs, ys, yerr=[lo, hi], marker=markers[i % len(markers)], capsize=3, color=colors[i % len(colors)],
                     linewidth=2.6 if is_lr else 1.4, linestyle="--" if baseline else "-",
                     label=router_key(name, lang) + (" — baseline" if baseline else ""))
     ax.set_xscale("log")
