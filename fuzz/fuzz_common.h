@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "linkrouter.h"
+#include "utf8_oracle.h"  /* Tests/C: the tests' reference for strict UTF-8 */
 
 /* A broken invariant: say which, with the input's context, and abort so libFuzzer keeps the reproducer. */
 #define FUZZ_CHECK(cond, ...)                                                                          \
@@ -44,34 +45,9 @@ static inline int fuzz_is_status(int rc)
     return rc >= LR_ENOMEM && rc <= LR_NOMATCH;
 }
 
-/* Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF. NUL is allowed. */
-static inline int fuzz_valid_utf8(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) { i++; continue; }
-        size_t len;
-        unsigned cp;
-        if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
-        else return 0;
-        if (i + len > n) return 0;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return 0;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
-        if (cp >= 0xD800 && cp <= 0xDFFF) return 0;
-        i += len;
-    }
-    return 1;
-}
-
 static inline int fuzz_valid_cstr(const char *s)
 {
-    return s && fuzz_valid_utf8((const unsigned char *)s, strlen(s));
+    return s && utf8_valid((const unsigned char *)s, strlen(s));
 }
 
 /* ---- A small JSON validator (RFC 8259), enough to prove lr_match_to_json escapes untrusted text. ---- */
@@ -93,7 +69,7 @@ static int fuzz_json_string(fuzz_json *j)
     while (j->p < j->end) {
         unsigned char c = (unsigned char)*j->p;
         if (c == '"') {
-            int ok = fuzz_valid_utf8((const unsigned char *)start, (size_t)(j->p - start));
+            int ok = utf8_valid((const unsigned char *)start, (size_t)(j->p - start));
             j->p++;
             return ok;
         }

@@ -73,7 +73,7 @@ static void decode(bstr *out, const char *p, size_t n)
         out->b[out->n++] = (char)(hi * 16 + lo);
         i += 2;
     }
-    if (!fuzz_valid_utf8((const unsigned char *)out->b, out->n)) bset(out, p, n);
+    if (!utf8_valid((const unsigned char *)out->b, out->n)) bset(out, p, n);
 }
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ static void parse_url(parsed_url *u, const char *url, size_t n)
     memset(u, 0, offsetof(parsed_url, elem));
     u->count = 0;
     u->npairs = 0;
-    if (!fuzz_valid_utf8((const unsigned char *)url, n)) { u->status = LR_EINVAL; return; }
+    if (!utf8_valid((const unsigned char *)url, n)) { u->status = LR_EINVAL; return; }
     /* scheme ":" */
     size_t i = 0;
     if (n == 0 || !is_alpha(url[0])) { u->status = LR_EINVAL; return; }

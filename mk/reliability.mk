@@ -60,7 +60,7 @@ fuzz-build: deps
 	@mkdir -p $(REL_OUT)/fuzz
 	@for t in $(FUZZ_TARGETS); do \
 	    echo "$(REL_CLANG) ... fuzz/fuzz_$$t.c -> $(REL_OUT)/fuzz/fuzz_$$t"; \
-	    $(REL_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=lld -Wall -Wextra -Werror $(FUZZ_FLAGS) -IInclude \
+	    $(REL_CLANG) -g -O1 -fsanitize=fuzzer,address -fuse-ld=lld -Wall -Wextra -Werror $(FUZZ_FLAGS) -IInclude -ITests/C \
 	        fuzz/fuzz_$$t.c -o $(REL_OUT)/fuzz/fuzz_$$t -L.build-fuzz/release -llinkrouter \
 	        -Wl,-rpath,$(abspath .build-fuzz/release) -lpcre2-8 || exit 1; \
 	done

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "linkrouter.h"
+#include "utf8_oracle.h"
 
 static int failures, xfails;
 static double time_scale = 1.0;
@@ -92,29 +93,6 @@ static void expect_fast(double start, const char *what, int line)
     }
 }
 
-/* Strict UTF-8, the library's definition. */
-static int valid_utf8(const unsigned char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i], len, cp;
-        if (c < 0x80) { i++; continue; }
-        if (c >= 0xC2 && c <= 0xDF) { len = 2; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { len = 3; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { len = 4; cp = c & 0x07; }
-        else return 0;
-        if (i + len > n) return 0;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return 0;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-            return 0;
-        i += len;
-    }
-    return 1;
-}
-
 /* An error must come with a message a person can read: not empty, UTF-8, and not the whole hostile input
    echoed back (a 1 MiB URL must not give a 1 MiB message). */
 static void expect_readable_error(int rc, int line)
@@ -122,7 +100,7 @@ static void expect_readable_error(int rc, int line)
     if (rc >= 0) return;
     const char *e = lr_last_error();
     size_t n = e ? strlen(e) : 0;
-    if (!e || n == 0 || !valid_utf8((const unsigned char *)e, n) || n > max_message) {
+    if (!e || n == 0 || !utf8_valid((const unsigned char *)e, n) || n > max_message) {
         fprintf(stderr, "%s%s%stest_badinput.c:%d: code %d with an unreadable message (%zu bytes): %.200s\n",
                 open_bug ? "  (open bug " : "", open_bug ? open_bug : "", open_bug ? ") " : "", line, rc, n,
                 e ? e : "(null)");
@@ -237,7 +215,7 @@ static void check_url(lr_router *r, const char *label, const char *url, size_t l
         if (rc == LR_OK) {
             char *json = NULL;
             EXPECT_INT(lr_match_to_json(m, &json), LR_OK);
-            EXPECT_TRUE(json && valid_utf8((const unsigned char *)json, strlen(json)), "JSON is UTF-8");
+            EXPECT_TRUE(json && utf8_valid((const unsigned char *)json, strlen(json)), "JSON is UTF-8");
             lr_string_free(json);
         }
         lr_match_free(m);
