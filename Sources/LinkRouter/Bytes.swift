@@ -75,16 +75,12 @@ enum ASCII {
         return 0xFF
     }
 
-    static let upperHexDigits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46)
-
     @inline(__always) static func upperHex(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? 0x30 &+ nibble : 0x41 &+ (nibble &- 10)
     }
 }
 
-// MARK: - Comparison and hashing
+// MARK: - Comparison
 
 @inline(__always)
 func bytesEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
@@ -122,24 +118,6 @@ func bytesEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ n: Int
         i &+= 1
     }
     return w
-}
-
-/// Hash of a byte run, eight bytes per step; with `lowercase`, of its ASCII-lower-cased form.
-/// The matcher and the table builder must agree on it, so both call this one function.
-@inline(__always)
-func hashBytes(_ p: UnsafePointer<UInt8>?, _ n: Int, lowercase: Bool = false) -> UInt32 {
-    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
-    guard let p else { return UInt32(truncatingIfNeeded: h ^ (h &>> 32)) }
-    var i = 0
-    while i < n {
-        var w = loadWord(p + i, n &- i)
-        if lowercase { w = lowercasedWord(w) }
-        h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
-        h ^= h &>> 29
-        i &+= 8
-    }
-    h = (h ^ (h &>> 32)) &* 0xC4CE_B9FE_1A85_EC53
-    return UInt32(truncatingIfNeeded: h ^ (h &>> 29))
 }
 
 // MARK: - Word-at-a-time scanning and key digests
@@ -250,20 +228,6 @@ func firstIndex(of c1: UInt8, _ c2: UInt8, _ c3: UInt8, in p: UnsafePointer<UInt
         i &+= 8
     }
     return to
-}
-
-/// Whether `url[0..<n]`, ASCII-lower-cased, equals the already lower-case `key`.
-@inline(__always)
-func equalsLowercased(_ url: UnsafePointer<UInt8>?, _ key: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
-    guard n > 0 else { return true }
-    guard let url, let key else { return false }
-    var i = 0
-    while i < n {
-        let m = min(8, n &- i)
-        if lowercasedWord(loadWord(url + i, m)) != loadWord(key + i, m) { return false }
-        i &+= 8
-    }
-    return true
 }
 
 @inline(__always) func contains(_ p: UnsafePointer<UInt8>?, _ n: Int, _ byte: UInt8) -> Bool {

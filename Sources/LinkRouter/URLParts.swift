@@ -35,7 +35,6 @@ package struct URLParts {
     package var hostHasPercent = false
     package var hostHasUppercase = false
 
-    package var hasScheme: Bool { schemeEnd > 0 }
     package var hostCount: Int { hostEnd &- hostStart }
     package var hasPort: Bool { portEnd > portStart }
 
