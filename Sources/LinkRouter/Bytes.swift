@@ -359,20 +359,14 @@ func percentEncode(_ src: ByteSpan, into out: inout ByteWriter) {
     }
 }
 
-/// The decoded form of `src` written to `out`; a span that does not decode cleanly is written as it is.
-func appendDecoded(_ src: ByteSpan, into out: inout ByteWriter) {
-    guard src.count > 0 else { return }
-    if !contains(src.start, src.count, ASCII.percent) {
-        out.append(src)
-        return
-    }
-    let mark = out.count
-    if let dst = out.reserve(src.count), let n = percentDecode(src, into: dst) {
-        out.commit(n)
-        return
-    }
-    out.truncate(to: mark)
-    out.append(src)
+/// `raw` percent-decoded into `scratch` when it has a `%` and decodes cleanly; otherwise `raw` itself, as written
+/// (nothing is copied). When `scratch` is full, its count still grows by `raw.count`, so the caller learns the size.
+@inline(__always)
+func decodedOrRaw(_ raw: ByteSpan, _ scratch: inout ByteWriter) -> ByteSpan {
+    guard contains(raw.start, raw.count, ASCII.percent),
+          let dst = scratch.reserve(raw.count), let n = percentDecode(raw, into: dst) else { return raw }
+    scratch.commit(n)
+    return ByteSpan(start: UnsafePointer(dst), count: n)
 }
 
 // MARK: - Output buffers

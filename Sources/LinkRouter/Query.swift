@@ -38,21 +38,14 @@ package enum Query {
             }
             if i > start {
                 let keyEnd = eq < 0 ? i : eq
-                let key = decoded(ByteSpan(start: p + start, count: keyEnd &- start), &scratch)
-                let value = eq < 0 ? ByteSpan.empty : decoded(ByteSpan(start: p + eq + 1, count: i &- eq &- 1), &scratch)
+                let key = decodedOrRaw(ByteSpan(start: p + start, count: keyEnd &- start), &scratch)
+                let value = eq < 0 ? ByteSpan.empty : decodedOrRaw(ByteSpan(start: p + eq + 1, count: i &- eq &- 1), &scratch)
                 out[written] = QueryPair(key: key, value: value)
                 written &+= 1
             }
             i &+= 1
         }
         return written
-    }
-
-    @inline(__always) static func decoded(_ raw: ByteSpan, _ scratch: inout ByteWriter) -> ByteSpan {
-        guard contains(raw.start, raw.count, ASCII.percent) else { return raw }
-        let mark = scratch.count
-        appendDecoded(raw, into: &scratch)
-        return scratch.span(from: mark)
     }
 }
 

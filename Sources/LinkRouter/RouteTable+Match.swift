@@ -195,11 +195,7 @@ struct TrieWalk {
     /// `start ..< end` of the URL, percent-decoded into scratch when it has a `%` that decodes cleanly.
     @inline(__always)
     func decodedSpan(_ start: Int, _ end: Int, _ scratch: inout ByteWriter) -> ByteSpan {
-        let raw = ByteSpan(start: p + start, count: end &- start)
-        guard contains(raw.start, raw.count, ASCII.percent),
-              let dst = scratch.reserve(raw.count), let n = percentDecode(raw, into: dst) else { return raw }
-        scratch.commit(n)
-        return ByteSpan(start: UnsafePointer(dst), count: n)
+        decodedOrRaw(ByteSpan(start: p + start, count: end &- start), &scratch)
     }
 
     /// The route of a canonically written URL from the static table, or -1.
