@@ -39,12 +39,6 @@ static inline long long fuzz_now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The codes every call may return; anything else is undocumented. */
-static inline int fuzz_is_status(int rc)
-{
-    return rc >= LR_ENOMEM && rc <= LR_NOMATCH;
-}
-
 static inline int fuzz_valid_cstr(const char *s)
 {
     return s && utf8_valid((const unsigned char *)s, strlen(s));
