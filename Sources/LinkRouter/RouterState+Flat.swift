@@ -30,7 +30,7 @@ extension RouterState {
             case .matched(let blob):
                 let pathCount = blob.paramCount
                 let query = memory.parts.query(in: memory.routed)
-                let pairCount = Query.pairCount(query)  // within maxParams: resolve checked
+                let pairCount = memory.queryPairCount  // within maxParams: resolve checked
                 guard let params, capacity >= pathCount + pairCount else {
                     return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
                 }

@@ -36,9 +36,11 @@ package struct ResolveMemory {
     package let valueCapacity: Int
     package let pairs: UnsafeMutablePointer<QueryPair>?
     package let pairCapacity: Int
-    /// Filled by `resolve`: the URL that was routed, its parts, and the number of query pairs parsed.
+    /// Filled by `resolve`: the URL that was routed, its parts, how many pairs its query holds (counted
+    /// whether parsed or not), and the number of query pairs parsed.
     package var routed = ByteSpan.empty
     package var parts = URLParts()
+    package var queryPairCount = 0
     package var pairCount = 0
 
     package init(scratch: ByteWriter, values: UnsafeMutablePointer<ByteSpan>?, valueCapacity: Int,
@@ -107,6 +109,7 @@ extension RouterState {
         if pairCount > limits.maxParams {
             throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
         }
+        memory.queryPairCount = pairCount
         // Every decode the walk may write, each at most once: the host, "host:port", the greedy descent's
         // lookups, the full search's, the captured values, the catch-all and the query: 7 × the URL at most.
         let scratchNeeded = memory.scratch.count + 8 * routed.count + 64
