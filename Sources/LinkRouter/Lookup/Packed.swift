@@ -1,0 +1,69 @@
+/// The packed result: a header of little-endian u32 words, a table of (offset, length) words, then the bytes.
+enum Packed {
+    static let headerWords = 8
+    static let fixedStrings = 10  // target pattern name metadata routed scheme host port path fragment
+
+    static func write(_ r: Resolution, into out: inout ByteWriter) {
+        let blob = r.blob
+        let p = blob.paramCount
+        let q = r.pairs.count
+        let strings = fixedStrings + 2 * p + 2 * q
+        let tableStart = headerWords * 4
+
+        // String i of the table, in the documented order.
+        func string(_ i: Int) -> ByteSpan {
+            switch i {
+            case 0: return blob.target
+            case 1: return blob.pattern
+            case 2: return blob.name ?? .empty
+            case 3: return blob.metadata ?? .empty
+            case 4: return r.routed
+            case 5: return r.parts.scheme(in: r.routed)
+            case 6: return r.parts.host(in: r.routed)
+            case 7: return r.parts.port(in: r.routed)
+            case 8: return r.parts.path(in: r.routed)
+            case 9: return r.parts.fragment(in: r.routed)
+            default:
+                let k = i - fixedStrings
+                if k < p { return blob.paramName(k) }
+                if k < 2 * p { return r.values[k - p] }
+                let pair = r.pairs[(k - 2 * p) / 2]
+                return (k - 2 * p) % 2 == 0 ? pair.key : pair.value
+            }
+        }
+        // The size first, then one reservation: words are stored directly and each string copied once.
+        var total = tableStart + 8 * strings
+        for i in 0..<strings { total += string(i).count }
+        guard let base = out.reserve(total) else { return }  // too small: `out` now counts the size needed
+        let raw = UnsafeMutableRawPointer(base)
+        var flags: UInt32 = r.wasRewritten ? 1 : 0
+        if blob.name != nil { flags |= 2 }
+        if blob.metadata != nil { flags |= 4 }
+        func word(_ k: Int, _ w: Int) {
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: w).littleEndian, toByteOffset: 4 * k, as: UInt32.self)
+        }
+        word(0, total)
+        word(1, blob.sequence)
+        word(2, Int(flags))
+        word(3, 0)
+        word(4, p)
+        word(5, q)
+        word(6, strings)
+        word(7, 0)
+        var cursor = tableStart + 8 * strings
+        for i in 0..<strings {
+            let s = string(i)
+            word(headerWords + 2 * i, cursor)
+            word(headerWords + 2 * i + 1, s.count)
+            if let src = s.start, s.count > 0 {
+                (raw + cursor).copyMemory(from: src, byteCount: s.count)
+                if i == 5 || i == 6 {  // scheme and host, lower-cased
+                    let bytes = (base + cursor)
+                    for k in 0..<s.count { bytes[k] = ASCII.lowercased(bytes[k]) }
+                }
+            }
+            cursor += s.count
+        }
+        out.commit(total)
+    }
+}

@@ -1,0 +1,46 @@
+/// Byte-level work in LinkRouter (URL parser, pattern parser, matcher, rewrite engine) goes through raw
+/// pointers to UTF-8 bytes: the hot path never builds a `String`.
+
+/// A borrowed run of bytes: a pointer into a URL, a pattern, a scratch buffer or a table's arena.
+package struct ByteSpan: BitwiseCopyable {
+    package var start: UnsafePointer<UInt8>?
+    package var count: Int
+
+    @inline(__always) package init(start: UnsafePointer<UInt8>?, count: Int) {
+        self.start = start
+        self.count = count
+    }
+
+    package static var empty: ByteSpan { ByteSpan(start: nil, count: 0) }
+
+    @inline(__always) package var buffer: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: start, count: count)
+    }
+
+    package var isValidUTF8: Bool { LinkRouter.isValidUTF8(start, count) }
+
+    /// A `String` copy (the bytes are valid UTF-8 wherever a span is made).
+    package var string: String {
+        String(decoding: buffer, as: UTF8.self)
+    }
+
+    @inline(__always) package func equals(_ other: ByteSpan) -> Bool {
+        count == other.count && bytesEqual(start, other.start, count)
+    }
+}
+
+extension String {
+    /// Runs `body` over the string's UTF-8 bytes without copying when the storage is contiguous.
+    @inline(__always)
+    package func withSpan<R>(_ body: (ByteSpan) throws(RouterError) -> R) throws(RouterError) -> R {
+        var copy = self
+        let result: Result<R, RouterError> = copy.withUTF8 { buf in
+            do throws(RouterError) {
+                return .success(try body(ByteSpan(start: buf.baseAddress, count: buf.count)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
