@@ -113,8 +113,10 @@ void lr_router_free(lr_router *r);
  *   LR_EINVAL    pattern or target is not UTF-8;  LR_EMISUSE  r, pattern or target is NULL */
 int lr_router_add(lr_router *r, const char *pattern, const char *target);
 
-/* Adds a route that also carries a name and metadata (free text, JSON by convention), both returned with its
-   matches; either may be NULL. Codes as lr_router_add. */
+/* Adds a route that also carries a name and metadata, both returned with its matches; either may be NULL.
+   `metadata` is a JSON object whose values are strings, e.g. {"transition":"push","class":"UserViewController"}:
+   the route's meta, which lr_match_metadata returns as one JSON object with sorted keys. Codes as lr_router_add,
+   and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice). */
 int lr_router_add_route(lr_router *r, const char *pattern, const char *target, const char *name, const char *metadata);
 
 /* Adds `count` routes at once, all or none: if one is refused, the table is left exactly as it was, the code is
@@ -189,7 +191,7 @@ const char *lr_match_port(const lr_match *m);       /* digits, "" when none */
 const char *lr_match_path(const lr_match *m);       /* as written, not decoded */
 const char *lr_match_fragment(const lr_match *m);   /* as written, "" when none; the fragment is never routed */
 const char *lr_match_name(const lr_match *m);       /* the route's name, NULL when it has none */
-const char *lr_match_metadata(const lr_match *m);   /* the route's metadata, NULL when it has none */
+const char *lr_match_metadata(const lr_match *m);   /* the route's meta as a JSON object, NULL when it has none */
 
 /* The merged parameters (extra > path > query), each name once: path parameters in pattern order, then query
    keys in order of first appearance (with their last value), then extras. Names are raw keys: the query pair

@@ -30,8 +30,9 @@ public func lr_router_add_route(_ r: Handle?, _ pattern: CString?, _ target: CSt
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add"
         let router = try router(r, f)
+        let meta = try optionalText(metadata, "metadata", f).map { json throws(RouterError) in try RouteSpec.meta(fromJSON: json) }
         try router.add(text(pattern, "pattern", f), target: text(target, "target", f),
-                       name: optionalText(name, "name", f), metadata: optionalText(metadata, "metadata", f))
+                       name: optionalText(name, "name", f), meta: meta ?? [:])
         return 0
     }
 }

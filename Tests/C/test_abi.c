@@ -213,7 +213,7 @@ static void test_match_accessors_and_ownership(void)
     lr_match *m;
     char *json;
     EXPECT_INT(lr_router_new(&r), LR_OK);
-    EXPECT_INT(lr_router_add_route(r, "https://www.example.com/p/:id", "Product", "product", "{\"auth\":false}"), LR_OK);
+    EXPECT_INT(lr_router_add_route(r, "https://www.example.com/p/:id", "Product", "product", "{\"auth\":\"false\"}"), LR_OK);
     const char *names[] = {"from", "id"};
     const char *values[] = {"push", "extra-id"};
     EXPECT_INT(lr_router_resolve_with(r, "HTTPS://WWW.Example.com:8443/p/7?tab=a&tab=b&from=q&info[n]=%E4%BD%93#Top",
@@ -230,7 +230,7 @@ static void test_match_accessors_and_ownership(void)
     EXPECT_STR(lr_match_path(m), "/p/7");
     EXPECT_STR(lr_match_fragment(m), "Top");
     EXPECT_STR(lr_match_name(m), "product");
-    EXPECT_STR(lr_match_metadata(m), "{\"auth\":false}");
+    EXPECT_STR(lr_match_metadata(m), "{\"auth\":\"false\"}");
 
     /* Merged: path id, then query keys by first appearance (tab=b, last wins), from overridden by the extra. */
     EXPECT_INT(lr_match_param_count(m), 4);

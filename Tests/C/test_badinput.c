@@ -1103,6 +1103,16 @@ static void test_arguments(void)
     /* Names and metadata that are not UTF-8. */
     EXPECT_INT(lr_router_add_route(r, "app://named", "N", "\xff", NULL), LR_EINVAL);
     EXPECT_INT(lr_router_add_route(r, "app://named", "N", NULL, "\xc3"), LR_EINVAL);
+    /* Metadata must be a JSON object whose values are strings. */
+    {
+        static const char *const bad_metadata[] = {
+            "meta", "", "[]", "\"x\"", "{\"a\":1}", "{\"a\":{\"b\":\"c\"}}", "{\"a\":\"b\",\"a\":\"c\"}",
+            "{\"a\":\"b\"", "{\"a\":\"\\ud800\"}", "{\"a\":\"b\"} x",
+        };
+        for (size_t i = 0; i < sizeof bad_metadata / sizeof bad_metadata[0]; i++) {
+            EXPECT_INT(lr_router_add_route(r, "app://named", "N", NULL, bad_metadata[i]), LR_EINVAL);
+        }
+    }
     expect_unchanged(r, "refused names and metadata", __LINE__);
     /* Getters given names that are not UTF-8, or hostile indexes. */
     EXPECT_INT(lr_router_resolve(r, url, &m), LR_OK);

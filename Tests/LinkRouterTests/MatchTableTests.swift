@@ -89,7 +89,7 @@ final class MatchTableTests: XCTestCase {
 
     func testMatchReportsParts() throws {
         let r = Router()
-        try r.add("https://www.example.com/p/:id", target: "Product", name: "product", metadata: #"{"auth":true}"#)
+        try r.add("https://www.example.com/p/:id", target: "Product", name: "product", meta: ["auth": "true", "a": "b"])
         let m = try XCTUnwrap(try r.resolve("HTTPS://u@WWW.Example.com:8443/p/7?x=%41#Frag"))
         XCTAssertEqual(m.scheme, "https")
         XCTAssertEqual(m.host, "www.example.com")
@@ -97,7 +97,7 @@ final class MatchTableTests: XCTestCase {
         XCTAssertEqual(m.path, "/p/7")
         XCTAssertEqual(m.fragment, "Frag")
         XCTAssertEqual(m.name, "product")
-        XCTAssertEqual(m.metadata, #"{"auth":true}"#)
+        XCTAssertEqual(m.metadata, #"{"a":"b","auth":"true"}"#)
         XCTAssertEqual(m.query, [Match.Param(name: "x", value: "A")])
         XCTAssertEqual(m.pathParams, [Match.Param(name: "id", value: "7")])
     }

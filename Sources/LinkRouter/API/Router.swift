@@ -73,8 +73,9 @@ public final class Router: Sendable {
 
     /// Adds a route. Throws `.pattern` (with the byte offset) for a malformed pattern and `.conflict`, naming
     /// the existing route, for a pattern that matches exactly the URLs of one already added.
-    public func add(_ pattern: String, target: String, name: String? = nil, metadata: String? = nil) throws(RouterError) {
-        try add([RouteSpec(pattern, target: target, name: name, metadata: metadata)])
+    public func add(_ pattern: String, target: String, name: String? = nil, requires: [String] = [],
+                    meta: [String: String] = [:]) throws(RouterError) {
+        try add([RouteSpec(pattern, target: target, name: name, requires: requires, meta: meta)])
     }
 
     /// Adds routes all at once: when one is refused, none is added and the error names it.
@@ -109,11 +110,7 @@ public final class Router: Sendable {
 
     /// The routes, in the order they were added.
     public var routes: [RouteSpec] {
-        withState { state in
-            state.table.blobs.map {
-                RouteSpec($0.pattern.string, target: $0.target.string, name: $0.name?.string, metadata: $0.metadata?.string)
-            }
-        }
+        withState { state in state.table.blobs.map(\.spec) }
     }
 
     /// The number of routes.

@@ -2,13 +2,18 @@
 ///
 /// ```
 ///  0  u32 pattern length      16  u16 parameter count
-///  4  u32 target length       18  u16 flags (catch-all, has name, has metadata)
+///  4  u32 target length       18  u16 flags (catch-all, has name, has metadata, has extras)
 ///  8  u32 name length         20  u32 insertion sequence
 /// 12  u32 metadata length     24  parameter names: count × (u32 offset from the block, u32 length)
 ///     then pattern NUL, target NUL, name NUL, metadata NUL, each parameter name NUL
+///     then, when the route requires guards or carries meta, the extras (4-aligned):
+///     u16 requires count R, u16 meta count M, R × (u32 offset, u32 length), M × (key offset, key length,
+///     value offset, value length), then each of those strings NUL-terminated
 /// ```
+/// "metadata" is the route's meta as one JSON object (sorted keys), kept ready for `lr_match_metadata`.
 /// One block per route keeps a table near 150 bytes per route, and every string a lookup returns is a
-/// NUL-terminated pointer that the C ABI can hand out as it is.
+/// NUL-terminated pointer that the C ABI can hand out as it is. The extras come last: only the open path
+/// reads them, so routes without them pay nothing.
 package struct RouteBlob: @unchecked Sendable {
     // SAFETY: the block is written once, before the snapshot holding it is published, and never again.
     package let base: UnsafeRawPointer
@@ -17,24 +22,33 @@ package struct RouteBlob: @unchecked Sendable {
     static let catchAllFlag: UInt16 = 1
     static let nameFlag: UInt16 = 2
     static let metadataFlag: UInt16 = 4
+    static let extrasFlag: UInt16 = 8
+    /// Most parameters, required guards or meta entries one route may have (they are stored as u16).
+    package static let maxItems = Int(UInt16.max)
 
     @inline(__always) private func u32(_ offset: Int) -> Int {
         Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    @inline(__always) private func u16(_ offset: Int) -> Int {
+        Int(base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
     @inline(__always) package var patternLength: Int { u32(0) }
     @inline(__always) package var targetLength: Int { u32(4) }
     @inline(__always) var nameLength: Int { u32(8) }
     @inline(__always) var metadataLength: Int { u32(12) }
-    @inline(__always) package var paramCount: Int {
-        Int(base.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
-    }
+    @inline(__always) package var paramCount: Int { u16(16) }
     @inline(__always) var flags: UInt16 { base.loadUnaligned(fromByteOffset: 18, as: UInt16.self) }
     @inline(__always) package var sequence: Int { u32(20) }
     @inline(__always) package var isCatchAll: Bool { flags & RouteBlob.catchAllFlag != 0 }
 
     @inline(__always) private var strings: UnsafePointer<UInt8> {
         (base + RouteBlob.headerSize + 8 &* paramCount).assumingMemoryBound(to: UInt8.self)
+    }
+
+    @inline(__always) private func span(_ offset: Int, _ count: Int) -> ByteSpan {
+        ByteSpan(start: (base + offset).assumingMemoryBound(to: UInt8.self), count: count)
     }
 
     /// The pattern as registered (NUL-terminated).
@@ -48,7 +62,7 @@ package struct RouteBlob: @unchecked Sendable {
         guard flags & RouteBlob.nameFlag != 0 else { return nil }
         return ByteSpan(start: strings + patternLength + targetLength + 2, count: nameLength)
     }
-    /// The route's metadata (opaque text, JSON by convention), nil when it has none.
+    /// The route's meta as one JSON object with sorted keys, nil when it has none.
     package var metadata: ByteSpan? {
         guard flags & RouteBlob.metadataFlag != 0 else { return nil }
         return ByteSpan(start: strings + patternLength + targetLength + nameLength + 3, count: metadataLength)
@@ -57,51 +71,126 @@ package struct RouteBlob: @unchecked Sendable {
     /// Name of parameter `i` (path order, catch-all last), NUL-terminated.
     @inline(__always) package func paramName(_ i: Int) -> ByteSpan {
         let entry = RouteBlob.headerSize + 8 &* i
-        return ByteSpan(start: (base + u32(entry)).assumingMemoryBound(to: UInt8.self), count: u32(entry + 4))
+        return span(u32(entry), u32(entry + 4))
     }
 
-    /// Writes a block for `route` into `arena`.
-    static func make(_ route: RouteSpec, pattern: Pattern, sequence: Int, in arena: inout ByteArena) -> RouteBlob {
-        let names = pattern.paramNames
-        let params = names.count
+    /// Where the extras start (0: the route has none). Found from the strings before them: only the open path
+    /// asks, so the header does not spend a word on it.
+    private var extrasOffset: Int {
+        guard flags & RouteBlob.extrasFlag != 0 else { return 0 }
+        var end = RouteBlob.headerSize + 8 * paramCount + patternLength + targetLength + nameLength + metadataLength + 4
+        for i in 0..<paramCount { end += u32(RouteBlob.headerSize + 8 * i + 4) + 1 }
+        return (end + 3) & ~3
+    }
+
+    /// The guards the route requires, in order.
+    package var requiresCount: Int {
+        let x = extrasOffset
+        return x == 0 ? 0 : u16(x)
+    }
+
+    package func requires(_ i: Int) -> ByteSpan {
+        let entry = extrasOffset + 4 + 8 * i
+        return span(u32(entry), u32(entry + 4))
+    }
+
+    /// The route's meta entries, sorted by key.
+    package var metaCount: Int {
+        let x = extrasOffset
+        return x == 0 ? 0 : u16(x + 2)
+    }
+
+    package func meta(_ i: Int) -> (key: ByteSpan, value: ByteSpan) {
+        let x = extrasOffset
+        let entry = x + 4 + 8 * u16(x) + 16 * i
+        return (span(u32(entry), u32(entry + 4)), span(u32(entry + 8), u32(entry + 12)))
+    }
+
+    /// The route as a caller would register it again.
+    package var spec: RouteSpec {
+        var meta: [String: String] = [:]
+        for i in 0..<metaCount {
+            let (k, v) = self.meta(i)
+            meta[k.string] = v.string
+        }
+        return RouteSpec(pattern.string, target: target.string, name: name?.string,
+                         requires: (0..<requiresCount).map { requires($0).string }, meta: meta)
+    }
+
+    /// Writes a block for `route` into `arena`. Throws `.limit` when a count or size does not fit the block's
+    /// fields (more than 65,535 parameters, guards or meta entries, a block over 4 GiB, ids exhausted).
+    static func make(_ route: RouteSpec, pattern: Pattern, sequence: Int, in arena: inout ByteArena) throws(RouterError) -> RouteBlob {
+        let names = pattern.paramNames.map { Array($0.utf8) }
         let name = route.name.map { Array($0.utf8) }
-        let metadata = route.metadata.map { Array($0.utf8) }
+        let metadata = route.metaJSON.map { Array($0.utf8) }
         let patternBytes = Array(route.pattern.utf8), targetBytes = Array(route.target.utf8)
-        let stringsSize = patternBytes.count + targetBytes.count + (name?.count ?? 0) + (metadata?.count ?? 0) + 4
-            + names.reduce(0) { $0 + $1.utf8.count + 1 }
-        let size = headerSize + 8 * params + stringsSize
+        let requires = route.requires.map { Array($0.utf8) }
+        let meta = route.meta.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), Array($0.value.utf8)) }
+        let tooMany = [("parameters", names.count), ("required guards", requires.count), ("meta entries", meta.count)]
+        for (what, count) in tooMany where count > maxItems {
+            throw .limit("route '\(excerpt(route.pattern))' has \(count) \(what), more than \(maxItems)")
+        }
+        guard let sequence = UInt32(exactly: sequence) else {
+            throw .limit("this router has handed out every route id (2^32); make a new router")
+        }
+
+        let hasExtras = !requires.isEmpty || !meta.isEmpty
+        var size = headerSize + 8 * names.count + patternBytes.count + targetBytes.count + (name?.count ?? 0)
+            + (metadata?.count ?? 0) + 4 + names.reduce(0) { $0 + $1.count + 1 }
+        let extrasAt = (size + 3) & ~3
+        if hasExtras {
+            size = extrasAt + 4 + 8 * requires.count + 16 * meta.count
+                + requires.reduce(0) { $0 + $1.count + 1 } + meta.reduce(0) { $0 + $1.0.count + $1.1.count + 2 }
+        }
+        guard size <= Int(UInt32.max) else {
+            throw .limit("route '\(excerpt(route.pattern))' needs \(size) bytes, more than a route may hold (4 GiB)")
+        }
         let block = arena.allocate(size, alignment: 4)
 
         var flags: UInt16 = pattern.hasCatchAll ? catchAllFlag : 0
         if name != nil { flags |= nameFlag }
         if metadata != nil { flags |= metadataFlag }
-        block.storeBytes(of: UInt32(patternBytes.count), toByteOffset: 0, as: UInt32.self)
-        block.storeBytes(of: UInt32(targetBytes.count), toByteOffset: 4, as: UInt32.self)
-        block.storeBytes(of: UInt32(name?.count ?? 0), toByteOffset: 8, as: UInt32.self)
-        block.storeBytes(of: UInt32(metadata?.count ?? 0), toByteOffset: 12, as: UInt32.self)
-        block.storeBytes(of: UInt16(params), toByteOffset: 16, as: UInt16.self)
+        if hasExtras { flags |= extrasFlag }
+        // Every value below is at most `size`, which fits a u32, or a count checked against u16.
+        func u32(_ v: Int, at offset: Int) { block.storeBytes(of: UInt32(truncatingIfNeeded: v), toByteOffset: offset, as: UInt32.self) }
+        func u16(_ v: Int, at offset: Int) { block.storeBytes(of: UInt16(truncatingIfNeeded: v), toByteOffset: offset, as: UInt16.self) }
+        u32(patternBytes.count, at: 0)
+        u32(targetBytes.count, at: 4)
+        u32(name?.count ?? 0, at: 8)
+        u32(metadata?.count ?? 0, at: 12)
+        u16(names.count, at: 16)
         block.storeBytes(of: flags, toByteOffset: 18, as: UInt16.self)
-        block.storeBytes(of: UInt32(truncatingIfNeeded: sequence), toByteOffset: 20, as: UInt32.self)
+        block.storeBytes(of: sequence, toByteOffset: 20, as: UInt32.self)
 
-        var offset = headerSize + 8 * params
-        func put(_ bytes: [UInt8]) -> Int {
-            let at = offset
+        var offset = headerSize + 8 * names.count
+        /// Copies `bytes` and a NUL at the cursor; records (offset, length) at `ref` when given.
+        func put(_ bytes: [UInt8], ref: Int? = nil) {
             bytes.withUnsafeBytes { raw in
-                if let src = raw.baseAddress { (block + at).copyMemory(from: src, byteCount: raw.count) }
+                if let src = raw.baseAddress { (block + offset).copyMemory(from: src, byteCount: raw.count) }
             }
             block.storeBytes(of: 0, toByteOffset: offset + bytes.count, as: UInt8.self)
+            if let ref {
+                u32(offset, at: ref)
+                u32(bytes.count, at: ref + 4)
+            }
             offset += bytes.count + 1
-            return at
         }
-        _ = put(patternBytes)
-        _ = put(targetBytes)
-        _ = put(name ?? [])
-        _ = put(metadata ?? [])
-        for (i, n) in names.enumerated() {
-            let bytes = Array(n.utf8)
-            let at = put(bytes)
-            block.storeBytes(of: UInt32(at), toByteOffset: headerSize + 8 * i, as: UInt32.self)
-            block.storeBytes(of: UInt32(bytes.count), toByteOffset: headerSize + 8 * i + 4, as: UInt32.self)
+        put(patternBytes)
+        put(targetBytes)
+        put(name ?? [])
+        put(metadata ?? [])
+        for (i, n) in names.enumerated() { put(n, ref: headerSize + 8 * i) }
+        if hasExtras {
+            offset = extrasAt
+            u16(requires.count, at: offset)
+            u16(meta.count, at: offset + 2)
+            let requiresRefs = offset + 4, metaRefs = requiresRefs + 8 * requires.count
+            offset = metaRefs + 16 * meta.count
+            for (i, r) in requires.enumerated() { put(r, ref: requiresRefs + 8 * i) }
+            for (i, (k, v)) in meta.enumerated() {
+                put(k, ref: metaRefs + 16 * i)
+                put(v, ref: metaRefs + 16 * i + 8)
+            }
         }
         return RouteBlob(base: UnsafeRawPointer(block))
     }

@@ -191,7 +191,7 @@ struct TableStore {
             throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))' conflicts with existing route '\(excerpt(other.pattern.string))': "
                 + "both match exactly the same URLs")
         }
-        let blob = RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
+        let blob = try RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
         let id = Int32(routes.append(RouteSlot(blob: blob.base, node: node)))
         if pattern.hasCatchAll {
             nodes[Int(node)].catchAllRoute = id
@@ -237,8 +237,7 @@ struct TableStore {
         var unlimited = Limits()
         unlimited.maxSegments = Int.max
         for blob in liveBlobs() {
-            let spec = RouteSpec(blob.pattern.string, target: blob.target.string,
-                                 name: blob.name?.string, metadata: blob.metadata?.string)
+            let spec = blob.spec
             // Each pattern parsed and inserted once before, so neither step can fail now.
             guard let pattern = try? Pattern.parse(spec.pattern, limits: unlimited) else { continue }
             try? fresh.insert(spec, pattern, sequence: blob.sequence)

@@ -50,11 +50,11 @@ def test_match_table(table, url, target, params, extra, fragment):
 
 
 def test_match_reports_parts(router):
-    router.add_route("https://www.example.com/p/:id", "Product", name="product", metadata='{"auth":true}')
+    router.add_route("https://www.example.com/p/:id", "Product", name="product", metadata='{"auth":"true"}')
     m = router.resolve("HTTPS://u@WWW.Example.com:8443/p/7?x=%41#Frag")
     assert m is not None
     assert (m.scheme, m.host, m.port, m.path, m.fragment) == ("https", "www.example.com", "8443", "/p/7", "Frag")
-    assert (m.name, m.metadata) == ("product", '{"auth":true}')
+    assert (m.name, m.metadata) == ("product", '{"auth":"true"}')
     assert m.query == [("x", "A")]
     assert m.path_params == [("id", "7")]
     assert m.route_id == 0
@@ -65,10 +65,10 @@ def test_match_reports_parts(router):
 def test_name_and_metadata_absent(router):
     router.add("app://x", "X")
     router.add_route("app://y", "Y", name="why")
-    router.add_route("app://z", "Z", metadata="meta")
+    router.add_route("app://z", "Z", metadata='{"m":"eta"}')
     assert (router.resolve("app://x").name, router.resolve("app://x").metadata) == (None, None)
     assert (router.resolve("app://y").name, router.resolve("app://y").metadata) == ("why", None)
-    assert (router.resolve("app://z").name, router.resolve("app://z").metadata) == (None, "meta")
+    assert (router.resolve("app://z").name, router.resolve("app://z").metadata) == (None, '{"m":"eta"}')
     assert router.resolve("app://x").as_dict().keys() >= {"target", "pattern", "params", "query"}
     assert "name" not in router.resolve("app://x").as_dict()
 

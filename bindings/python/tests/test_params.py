@@ -116,7 +116,7 @@ def test_match_json(router):
 
 
 def test_as_dict_matches_the_library_json(router):
-    router.add_route("https://h.example/p/:id/*rest", "P", name="n", metadata='{"m":1}')
+    router.add_route("https://h.example/p/:id/*rest", "P", name="n", metadata='{"m":"1"}')
     url = "HTTPS://u:p@H.example:81/p/%E4%B8%AD/a//b?q=1&q[]=2&x=%20#f"
     ref = json.loads(router.resolve_json(url, extra={"e": "E"}))
     mine = router.resolve(url, extra={"e": "E"}).as_dict()

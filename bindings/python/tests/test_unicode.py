@@ -96,4 +96,4 @@ def test_str_subclass(r):
 def test_unicode_targets_and_metadata(router):
     router.add_route("app://x", "目标 🎯", name="名前", metadata='{"説明": "ü"}')
     m = router.resolve("app://x")
-    assert (m.target, m.name, m.metadata) == ("目标 🎯", "名前", '{"説明": "ü"}')
+    assert (m.target, m.name, m.metadata) == ("目标 🎯", "名前", '{"説明":"ü"}')
