@@ -179,6 +179,10 @@ int lr_router_get_limit(lr_router *r, int limit, size_t *out);
 /* ------------------------------------------------------------------------------------------------------------
  * Matches. Every string returned here is borrowed from the match and lives as long as it; none is NULL
  * unless said so. Passing a NULL match gives "" (or 0, or NULL for the indexed and lookup getters).
+ *
+ * A match is one block of memory holding every string it reports: lr_router_resolve makes it with one
+ * allocation, the getters read it in place (no allocation, no locking), lr_match_free releases it. Getters are
+ * O(1) but lr_match_get and lr_match_meta, which compare names in order (O(number of parameters)).
  * ------------------------------------------------------------------------------------------------------------ */
 
 const char *lr_match_target(const lr_match *m);     /* the target the route was added with */
@@ -192,6 +196,18 @@ const char *lr_match_path(const lr_match *m);       /* as written, not decoded *
 const char *lr_match_fragment(const lr_match *m);   /* as written, "" when none; the fragment is never routed */
 const char *lr_match_name(const lr_match *m);       /* the route's name, NULL when it has none */
 const char *lr_match_metadata(const lr_match *m);   /* the route's meta as a JSON object, NULL when it has none */
+uint32_t    lr_match_route_id(const lr_match *m);   /* the route's id: its insertion number, never reused */
+
+/* The route's meta (string key/values), sorted by key; lr_match_meta gives the value of `key`, NULL when absent.
+   Out-of-range i gives NULL. */
+size_t      lr_match_meta_count(const lr_match *m);
+const char *lr_match_meta_name(const lr_match *m, size_t i);
+const char *lr_match_meta_value(const lr_match *m, size_t i);
+const char *lr_match_meta(const lr_match *m, const char *key);
+
+/* The guards the route requires, in the order they run (see "Opening URLs"). Out-of-range i gives NULL. */
+size_t      lr_match_requires_count(const lr_match *m);
+const char *lr_match_requires(const lr_match *m, size_t i);
 
 /* The merged parameters (extra > path > query), each name once: path parameters in pattern order, then query
    keys in order of first appearance (with their last value), then extras. Names are raw keys: the query pair
@@ -210,13 +226,18 @@ const char *lr_match_query_value(const lr_match *m, size_t i);
 
 /* The match as one JSON object in *out, freed with lr_string_free:
      {"target", "pattern", "url", "rewritten", "scheme", "host", "port", "path", "fragment",
-      ["name", "metadata",] "params", "query"}
+      ["name",] ["meta": {...},] ["requires": [...],] "params", "query"}
    "params" nests bracket keys: info[nickname]=x&tags[]=a&tags[]=b gives
    {"info": {"nickname": "x"}, "tags": ["a", "b"]}; "query" lists every pair as [key, value].
    LR_OK, LR_EMISUSE (m or out NULL), LR_ENOMEM. */
 int lr_match_to_json(const lr_match *m, char **out);
 
-/* Frees a match. NULL is a no-op. */
+/* A copy of `m` in *out, owned by the caller (free it with lr_match_free): how a handler keeps the match it was
+   lent beyond its call. LR_OK, LR_EMISUSE (m or out NULL), LR_ENOMEM. */
+int lr_match_clone(const lr_match *m, lr_match **out);
+
+/* Frees a match that lr_router_resolve, lr_router_resolve_with or lr_match_clone returned. NULL is a no-op.
+   Never free a match a handler or guard was lent. */
 void lr_match_free(lr_match *m);
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -282,11 +303,11 @@ const char *lr_result_get(const lr_result *res, const lr_param_ref *params, cons
  * (Python's ctypes reads it with struct.unpack_from). The layout, all integers little-endian uint32:
  *     word 0  bytes used                  word 4  path parameter count P
  *     word 1  route id                    word 5  query pair count Q (every pair, repeated keys included)
- *     word 2  flags: 1 rewritten,         word 6  string count S = 10 + 2P + 2Q
- *             2 has a name, 4 metadata    word 3, word 7  reserved (0)
+ *     word 2  flags: 1 rewritten,         word 6  string count S = 10 + 2P + 2Q + R
+ *             2 has a name, 4 metadata    word 3  the route's required guard count R;  word 7  reserved (0)
  *   then S (offset, length) pairs of words, offsets from the start of `buf`, for the strings, in this order:
  *     target, pattern, name, metadata, routed URL, scheme (lower-cased), host (lower-cased), port, path, fragment,
- *     the P parameter names, the P parameter values, then each query pair as key, value;
+ *     the P parameter names, the P parameter values, each query pair as key, value, then the R guard names;
  *   then the strings' bytes: UTF-8, not NUL-terminated.
  * Returns LR_OK, LR_NOMATCH, an error as lr_router_resolve, or LR_ELIMIT with *needed > cap when `buf` is too
  * small (call again with *needed bytes). *needed (when not NULL) is always set on LR_OK and LR_ELIMIT. */

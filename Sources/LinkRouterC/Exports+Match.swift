@@ -1,16 +1,36 @@
 import LinkRouter
 
-/// Exports: the getters of `lr_match` (Include/linkrouter.h, "Matches"). A NULL match gives "" (or 0, NULL).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Exports: the getters of `lr_match` (Include/linkrouter.h, "Matches"). An `lr_match` is a `MatchRecord`: one
+/// block (malloc'd by lr_router_resolve, or lent to a handler), read in place. A NULL match gives "" (or 0, NULL).
 
 public typealias MatchHandle = UnsafeRawPointer
 
 @inline(__always)
-private func field(_ m: MatchHandle?, _ f: MatchBox.Field, _ function: StaticString) -> CString {
-    guard let box = MatchBox.from(m) else {
+private func record(_ m: MatchHandle?, _ function: StaticString) -> MatchRecord? {
+    guard let m else {
         noteMisuse("\(function): the match is NULL")
-        return emptyCString
+        return nil
     }
-    return box.field(f)
+    return MatchRecord(m)
+}
+
+@inline(__always)
+private func field(_ m: MatchHandle?, _ f: MatchRecord.Field, _ function: StaticString) -> CString {
+    guard let r = record(m, function) else { return emptyCString }
+    return cString(r.field(f))
+}
+
+/// Item `i` of a list of `count`, or nil when out of range.
+@inline(__always)
+private func item(_ i: UInt, _ count: Int, _ get: (Int) -> ByteSpan) -> CString? {
+    guard i < UInt(count) else { return nil }
+    return cString(get(Int(i)))
 }
 
 @c(lr_match_target)
@@ -23,7 +43,7 @@ public func lr_match_pattern(_ m: MatchHandle?) -> CString { field(m, .pattern, 
 public func lr_match_url(_ m: MatchHandle?) -> CString { field(m, .url, "lr_match_url") }
 
 @c(lr_match_rewritten)
-public func lr_match_rewritten(_ m: MatchHandle?) -> CString { field(m, .rewritten, "lr_match_rewritten") }
+public func lr_match_rewritten(_ m: MatchHandle?) -> CString { field(m, .routed, "lr_match_rewritten") }
 
 @c(lr_match_scheme)
 public func lr_match_scheme(_ m: MatchHandle?) -> CString { field(m, .scheme, "lr_match_scheme") }
@@ -41,56 +61,117 @@ public func lr_match_path(_ m: MatchHandle?) -> CString { field(m, .path, "lr_ma
 public func lr_match_fragment(_ m: MatchHandle?) -> CString { field(m, .fragment, "lr_match_fragment") }
 
 @c(lr_match_name)
-public func lr_match_name(_ m: MatchHandle?) -> CString? { MatchBox.from(m)?.name }
+public func lr_match_name(_ m: MatchHandle?) -> CString? {
+    guard let r = record(m, "lr_match_name"), r.hasName else { return nil }
+    return cString(r.field(.name))
+}
 
 @c(lr_match_metadata)
-public func lr_match_metadata(_ m: MatchHandle?) -> CString? { MatchBox.from(m)?.metadata }
+public func lr_match_metadata(_ m: MatchHandle?) -> CString? {
+    guard let r = record(m, "lr_match_metadata"), r.hasMetadata else { return nil }
+    return cString(r.field(.metadata))
+}
+
+@c(lr_match_route_id)
+public func lr_match_route_id(_ m: MatchHandle?) -> UInt32 {
+    guard let r = record(m, "lr_match_route_id") else { return 0 }
+    return UInt32(truncatingIfNeeded: r.routeID)
+}
 
 @c(lr_match_param_count)
-public func lr_match_param_count(_ m: MatchHandle?) -> UInt { UInt(MatchBox.from(m)?.paramCount ?? 0) }
+public func lr_match_param_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_param_count")?.paramCount ?? 0) }
 
 @c(lr_match_param_name)
 public func lr_match_param_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    MatchBox.from(m)?.param(i, name: true)
+    guard let r = record(m, "lr_match_param_name") else { return nil }
+    return item(i, r.paramCount) { r.param($0).name }
 }
 
 @c(lr_match_param_value)
 public func lr_match_param_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    MatchBox.from(m)?.param(i, name: false)
+    guard let r = record(m, "lr_match_param_value") else { return nil }
+    return item(i, r.paramCount) { r.param($0).value }
 }
 
 @c(lr_match_get)
 public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? {
-    guard let box = MatchBox.from(m), let name else { return nil }
-    return box.value(named: name)
+    guard let r = record(m, "lr_match_get"), let name else { return nil }
+    let key = name.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(name)) }
+    return r.paramIndex(key).map { cString(r.param($0).value) }
 }
 
 @c(lr_match_query_count)
-public func lr_match_query_count(_ m: MatchHandle?) -> UInt { UInt(MatchBox.from(m)?.queryCount ?? 0) }
+public func lr_match_query_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_query_count")?.queryCount ?? 0) }
 
 @c(lr_match_query_name)
 public func lr_match_query_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    MatchBox.from(m)?.query(i, name: true)
+    guard let r = record(m, "lr_match_query_name") else { return nil }
+    return item(i, r.queryCount) { r.query($0).name }
 }
 
 @c(lr_match_query_value)
 public func lr_match_query_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    MatchBox.from(m)?.query(i, name: false)
+    guard let r = record(m, "lr_match_query_value") else { return nil }
+    return item(i, r.queryCount) { r.query($0).value }
+}
+
+@c(lr_match_meta_count)
+public func lr_match_meta_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_meta_count")?.metaCount ?? 0) }
+
+@c(lr_match_meta_name)
+public func lr_match_meta_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
+    guard let r = record(m, "lr_match_meta_name") else { return nil }
+    return item(i, r.metaCount) { r.meta($0).name }
+}
+
+@c(lr_match_meta_value)
+public func lr_match_meta_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
+    guard let r = record(m, "lr_match_meta_value") else { return nil }
+    return item(i, r.metaCount) { r.meta($0).value }
+}
+
+@c(lr_match_meta)
+public func lr_match_meta(_ m: MatchHandle?, _ key: CString?) -> CString? {
+    guard let r = record(m, "lr_match_meta"), let key else { return nil }
+    let k = key.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(key)) }
+    for i in 0..<r.metaCount where r.meta(i).name.equals(k) { return cString(r.meta(i).value) }
+    return nil
+}
+
+@c(lr_match_requires_count)
+public func lr_match_requires_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_requires_count")?.requiresCount ?? 0) }
+
+@c(lr_match_requires)
+public func lr_match_requires(_ m: MatchHandle?, _ i: UInt) -> CString? {
+    guard let r = record(m, "lr_match_requires") else { return nil }
+    return item(i, r.requiresCount) { r.requires($0) }
 }
 
 @c(lr_match_to_json)
 public func lr_match_to_json(_ m: MatchHandle?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     out?.pointee = nil
     return guarded { () throws(RouterError) in
-        guard let box = MatchBox.from(m) else { throw RouterError(.misuse, "lr_match_to_json: the match is NULL") }
+        guard let m else { throw RouterError(.misuse, "lr_match_to_json: the match is NULL") }
         guard let out else { throw RouterError(.misuse, "lr_match_to_json: out is NULL") }
-        guard let json = ownedCString(box.match.json) else { throw RouterError(.noMemory, "lr_match_to_json: out of memory") }
+        guard let json = ownedCString(MatchRecord(m).json) else { throw RouterError(.noMemory, "lr_match_to_json: out of memory") }
         out.pointee = json
         return 0
     }
 }
 
-@c(lr_match_free)
-public func lr_match_free(_ m: UnsafeMutableRawPointer?) {
-    if let m { Unmanaged<MatchBox>.fromOpaque(m).release() }
+@c(lr_match_clone)
+public func lr_match_clone(_ m: MatchHandle?, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 {
+    out?.pointee = nil
+    return guarded { () throws(RouterError) in
+        guard let m else { throw RouterError(.misuse, "lr_match_clone: the match is NULL") }
+        guard let out else { throw RouterError(.misuse, "lr_match_clone: out is NULL") }
+        let size = MatchRecord(m).size
+        guard let copy = malloc(size) else { throw RouterError(.noMemory, "lr_match_clone: out of memory") }
+        copy.copyMemory(from: m, byteCount: size)
+        out.pointee = copy
+        return 0
+    }
 }
+
+@c(lr_match_free)
+public func lr_match_free(_ m: UnsafeMutableRawPointer?) { free(m) }

@@ -1,5 +1,11 @@
 import LinkRouter
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Exports: routers, routes, lookups and limits (Include/linkrouter.h, "Routers" and "Limits").
 
 public typealias Handle = UnsafeMutableRawPointer
@@ -87,7 +93,18 @@ public func lr_router_can_route(_ r: Handle?, _ url: CString?) -> Int32 {
 
 @c(lr_router_resolve)
 public func lr_router_resolve(_ r: Handle?, _ url: CString?, _ out: MatchOut?) -> Int32 {
-    lr_router_resolve_with(r, url, nil, nil, 0, out)
+    out?.pointee = nil
+    return guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_resolve"
+        guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
+        let url = try bytes(url, "url", f)
+        return try withRouter(r, f) { router throws(RouterError) in
+            guard let m = try router.resolveRecord(bytes: url, extras: UnsafeBufferPointer(start: nil, count: 0),
+                                                   allocate: { malloc($0) }) else { return 1 }
+            out.pointee = m
+            return 0
+        }
+    }
 }
 
 @c(lr_router_resolve_with)
@@ -95,15 +112,17 @@ public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: Unsaf
                                    _ values: UnsafePointer<CString?>?, _ n: UInt, _ out: MatchOut?) -> Int32 {
     out?.pointee = nil
     return guarded { () throws(RouterError) in
-        let f: StaticString = "lr_router_resolve"
-        let router = try router(r, f)
+        let f: StaticString = "lr_router_resolve_with"
         guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
         let url = try bytes(url, "url", f)
         let n = try count(n, f)
-        let keys = try texts(names, n, "names", f, item: "extra"), vals = try texts(values, n, "values", f, item: "extra")
-        let extra = (0..<n).map { Match.Param(name: keys[$0], value: vals[$0]) }
-        guard let match = try router.resolve(bytes: url, extra: extra) else { return 1 }
-        return try publish(match, to: out)
+        return try withRouter(r, f) { router throws(RouterError) in
+            try withPairs(names, values, n, f) { extras throws(RouterError) in
+                guard let m = try router.resolveRecord(bytes: url, extras: extras, allocate: { malloc($0) }) else { return 1 }
+                out.pointee = m
+                return 0
+            }
+        }
     }
 }
 

@@ -10,7 +10,7 @@ import Musl
 /// Handle boxing and argument checks for the C ABI: the one place that turns C pointers into Swift objects.
 ///
 /// `lr_router *` is an unmanaged `Router` (+1 from lr_router_new, released by lr_router_free);
-/// `lr_match *` is an unmanaged `MatchBox`. Every export goes through `guarded`, which turns a thrown
+/// `lr_match *` is a `MatchRecord` block from malloc. Every export goes through `guarded`, which turns a thrown
 /// `RouterError` into its status code and records the message for `lr_last_error`.
 
 public typealias CString = UnsafePointer<CChar>
@@ -153,76 +153,35 @@ func ownedCString(_ s: String) -> UnsafeMutablePointer<CChar>? {
     return p
 }
 
-/// An `lr_match`: a `Match` and, in one block, NUL-terminated copies of every string the getters return.
-final class MatchBox {
-    let match: Match
-    private let block: UnsafeMutablePointer<CChar>
-    private let fieldOffsets: [Int]
-    private let nameOffset: Int?, metadataOffset: Int?
-    private let paramOffsets: [(name: Int, value: Int)]
-    private let queryOffsets: [(name: Int, value: Int)]
-
-    enum Field: Int { case target, pattern, url, rewritten, scheme, host, port, path, fragment }
-
-    init?(_ match: Match) {
-        self.match = match
-        var bytes: [UInt8] = []
-        func put(_ s: String) -> Int {
-            let at = bytes.count
-            bytes.append(contentsOf: s.utf8)
-            bytes.append(0)
-            return at
+/// `count` (name, value) pairs of C strings as spans, validated (non-NULL, UTF-8) but not copied: the extras of
+/// lr_router_resolve_with. A refused pair is reported as "extra <i>: ...".
+func withPairs<R>(_ names: UnsafePointer<CString?>?, _ values: UnsafePointer<CString?>?, _ count: Int,
+                  _ function: StaticString, _ body: (UnsafeBufferPointer<QueryPair>) throws(RouterError) -> R) throws(RouterError) -> R {
+    guard count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    guard let names else { throw RouterError(.misuse, "\(function): names is NULL") }
+    guard let values else { throw RouterError(.misuse, "\(function): values is NULL") }
+    let result = withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: count) { pairs -> Result<R, RouterError> in
+        do throws(RouterError) {
+            guard let base = pairs.baseAddress else { throw RouterError(.noMemory, "\(function): out of memory") }
+            for i in 0..<count {
+                do throws(RouterError) {
+                    guard names[i] != nil else { throw RouterError(.misuse, "\(function): names[\(i)] is NULL") }
+                    guard values[i] != nil else { throw RouterError(.misuse, "\(function): values[\(i)] is NULL") }
+                    let name = try bytes(names[i], "name", function), value = try bytes(values[i], "value", function)
+                    guard name.isValidUTF8, value.isValidUTF8 else {
+                        throw RouterError(.invalidURL, "\(function): extra \(i) is not valid UTF-8")
+                    }
+                    base[i] = QueryPair(key: name, value: value)
+                } catch {
+                    throw RouterError(error.code, "extra \(i): \(error.message)", index: i)
+                }
+            }
+            return .success(try body(UnsafeBufferPointer(start: base, count: count)))
+        } catch {
+            return .failure(error)
         }
-        fieldOffsets = [match.target, match.pattern, match.url, match.rewritten, match.scheme, match.host,
-                        match.port, match.path, match.fragment].map(put)
-        nameOffset = match.name.map(put)
-        metadataOffset = match.metadata.map(put)
-        paramOffsets = match.orderedParams.map { (put($0.name), put($0.value)) }
-        queryOffsets = match.query.map { (put($0.name), put($0.value)) }
-        guard let block = malloc(bytes.count)?.assumingMemoryBound(to: CChar.self) else { return nil }
-        bytes.withUnsafeBufferPointer { src in
-            if let base = src.baseAddress { memcpy(block, base, src.count) }
-        }
-        self.block = block
     }
-
-    deinit { free(block) }
-
-    func field(_ f: Field) -> CString { UnsafePointer(block + fieldOffsets[f.rawValue]) }
-    var name: CString? { nameOffset.map { UnsafePointer(block + $0) } }
-    var metadata: CString? { metadataOffset.map { UnsafePointer(block + $0) } }
-    var paramCount: Int { paramOffsets.count }
-    var queryCount: Int { queryOffsets.count }
-
-    func param(_ i: UInt, name: Bool) -> CString? {
-        guard i < UInt(paramOffsets.count) else { return nil }
-        let entry = paramOffsets[Int(i)]
-        return UnsafePointer(block + (name ? entry.name : entry.value))
-    }
-
-    func query(_ i: UInt, name: Bool) -> CString? {
-        guard i < UInt(queryOffsets.count) else { return nil }
-        let entry = queryOffsets[Int(i)]
-        return UnsafePointer(block + (name ? entry.name : entry.value))
-    }
-
-    func value(named key: CString) -> CString? {
-        for entry in paramOffsets where strcmp(block + entry.name, key) == 0 {
-            return UnsafePointer(block + entry.value)
-        }
-        return nil
-    }
-
-    static func from(_ handle: UnsafeRawPointer?) -> MatchBox? {
-        handle.map { Unmanaged<MatchBox>.fromOpaque($0).takeUnretainedValue() }
-    }
-}
-
-/// Stores a new match handle in `out` (+1, released by lr_match_free).
-func publish(_ match: Match, to out: UnsafeMutablePointer<UnsafeMutableRawPointer?>) throws(RouterError) -> Int32 {
-    guard let box = MatchBox(match) else { throw RouterError(.noMemory, "out of memory building a match") }
-    out.pointee = Unmanaged.passRetained(box).toOpaque()
-    return 0
+    return try result.get()
 }
 
 /// Empty C string for getters given a NULL handle.

@@ -26,7 +26,7 @@ final class MatchTableTests: XCTestCase {
                 XCTAssertEqual(m?.target, row.target, what)
                 XCTAssertEqual(try r.canRoute(row.url), row.target != nil, what)
                 guard let m else { continue }
-                XCTAssertEqual(m.params, row.params, what)
+                XCTAssertEqual(m.params.dictionary, row.params, what)
                 XCTAssertEqual(m.url, row.url, what)
                 XCTAssertEqual(m.rewritten, row.url, what)
                 if let f = row.fragment { XCTAssertEqual(m.fragment, f, what) }
@@ -46,7 +46,7 @@ final class MatchTableTests: XCTestCase {
                 let m = try XCTUnwrap(try r.resolve(row.url), row.url)
                 XCTAssertEqual(m.pattern, row.pattern, row.url)
                 XCTAssertEqual(m.target, row.id, row.url)
-                XCTAssertEqual(m.params, row.params, row.url)
+                XCTAssertEqual(m.params.dictionary, row.params, row.url)
             }
         }
     }
@@ -70,7 +70,7 @@ final class MatchTableTests: XCTestCase {
                 let url = spell(row.url)
                 let m = try r.resolve(url)
                 XCTAssertEqual(m?.target, plain.target, "\(name): \(url)")
-                if name != "encoded letter" { XCTAssertEqual(m?.params, plain.params, "\(name): \(url)") }
+                if name != "encoded letter" { XCTAssertEqual(m?.params.dictionary, plain.params.dictionary, "\(name): \(url)") }
             }
         }
     }
@@ -83,7 +83,7 @@ final class MatchTableTests: XCTestCase {
         for row in rows {
             let m = try XCTUnwrap(try r.resolve(row.url), row.url)
             XCTAssertEqual(m.target, row.id, row.url)
-            XCTAssertEqual(m.params, row.params, row.url)
+            XCTAssertEqual(m.params.dictionary, row.params, row.url)
         }
     }
 
@@ -173,7 +173,7 @@ final class MatchViewTests: XCTestCase {
                 return (v.target, params)
             }
             XCTAssertEqual(view?.0, full?.target, row.url)
-            XCTAssertEqual(view?.1, full?.params, row.url)
+            XCTAssertEqual(view?.1, full?.params.dictionary, row.url)
         }
     }
 

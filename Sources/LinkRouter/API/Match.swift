@@ -1,8 +1,12 @@
-/// The result of resolving a URL: the route it matched and everything known about the URL.
+/// The result of resolving (or opening) a URL: the route it matched and everything known about the URL.
 ///
-/// `params` merges three sources; on the same key the higher wins: `extra` (given to `resolve`) > path
+/// `params` merges three sources; on the same key the higher wins: `extra` (given to `resolve` or `open`) > path
 /// (`:name`, `*name`) > query. A query can never override a path parameter.
-public struct Match: Sendable, Equatable {
+///
+/// A match is one allocation (its `MatchRecord`): strings are made when read, so a handler that reads the
+/// target and two parameters pays for those three only.
+public struct Match: @unchecked Sendable {
+    // SAFETY: `storage` is immutable once made (see MatchStorage); the other fields are Sendable values.
     public struct Param: Sendable, Equatable {
         public let name: String
         public let value: String
@@ -13,122 +17,88 @@ public struct Match: Sendable, Equatable {
         }
     }
 
-    /// The target registered with the route.
-    public let target: String
-    /// The pattern as registered.
-    public let pattern: String
-    /// The route's name and metadata, when it has them.
-    public let name: String?
-    public let metadata: String?
-    /// The URL as given.
-    public let url: String
-    /// The URL that was routed: after rewriting, or the same as `url`.
-    public let rewritten: String
-    /// Scheme and host of the routed URL, lower-cased; host without userinfo and port.
-    public let scheme: String
-    public let host: String
-    public let port: String
-    /// Path of the routed URL as written (not decoded).
-    public let path: String
-    /// Fragment as written, "" when none. It is never routed.
-    public let fragment: String
-    /// The route's parameters in pattern order (catch-all last), decoded (the catch-all as written).
-    public let pathParams: [Param]
-    /// Every query pair in order, decoded, repeated keys included.
-    public let query: [Param]
-    /// The extra parameters given to `resolve`.
-    public let extra: [Param]
-    /// The merged parameters in order: path parameters, then query keys (by first appearance), then extras.
-    public let orderedParams: [Param]
-    /// The merged parameters by name.
-    public let params: [String: String]
-    let maxNesting: Int
+    let storage: MatchStorage
+    /// The extra parameters given to `resolve` or `open`, as given: with `open` they may be any values. Those
+    /// that are strings also take part in `params`.
+    public let extra: [String: any Sendable]
+    /// The caller's context given to `open` (nil from `resolve`).
+    public let context: (any Sendable)?
 
-    init(_ r: Resolution, extra: [Param], maxNesting: Int) {
-        let blob = r.blob
-        target = blob.target.string
-        pattern = blob.pattern.string
-        name = blob.name?.string
-        metadata = blob.metadata?.string
-        url = r.url.string
-        rewritten = r.routed.string
-        scheme = r.parts.scheme(in: r.routed).string.lowercasedASCII
-        host = r.parts.host(in: r.routed).string.lowercasedASCII
-        port = r.parts.port(in: r.routed).string
-        path = r.parts.path(in: r.routed).string
-        fragment = r.parts.fragment(in: r.routed).string
-        pathParams = (0..<blob.paramCount).map { Param(name: blob.paramName($0).string, value: r.values[$0].string) }
-        query = r.pairs.map { Param(name: $0.key.string, value: $0.value.string) }
+    init(_ storage: MatchStorage, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil) {
+        self.storage = storage
         self.extra = extra
-        self.maxNesting = maxNesting
+        self.context = context
+    }
 
-        var order: [String] = []
-        var merged: [String: String] = [:]
-        func put(_ p: Param) {
-            if merged.updateValue(p.value, forKey: p.name) == nil { order.append(p.name) }
-        }
-        pathParams.forEach(put)
-        let pathNames = Set(pathParams.map(\.name))
-        for q in query where !pathNames.contains(q.name) { put(q) }
-        extra.forEach(put)
-        params = merged
-        orderedParams = order.map { Param(name: $0, value: merged[$0] ?? "") }
+    var record: MatchRecord { storage.record }
+
+    /// The target registered with the route.
+    public var target: String { record.field(.target).string }
+    /// The pattern as registered.
+    public var pattern: String { record.field(.pattern).string }
+    /// The route's name, when it has one.
+    public var name: String? { record.hasName ? record.field(.name).string : nil }
+    /// The route's meta (string key/values), empty when it has none.
+    public var meta: [String: String] {
+        let r = record
+        var meta: [String: String] = [:]
+        for i in 0..<r.metaCount { meta[r.meta(i).name.string] = r.meta(i).value.string }
+        return meta
+    }
+    /// The route's meta as one JSON object with sorted keys (what `lr_match_metadata` returns), nil when none.
+    public var metadata: String? { record.hasMetadata ? record.field(.metadata).string : nil }
+    /// The guards the route requires, in order.
+    public var requires: [String] { (0..<record.requiresCount).map { record.requires($0).string } }
+    /// The route's id: its insertion number in its router, never reused.
+    public var routeID: Int { record.routeID }
+    /// The URL as given.
+    public var url: String { record.field(.url).string }
+    /// The URL that was routed: after rewriting, or the same as `url`.
+    public var rewritten: String { record.field(.routed).string }
+    /// Whether a rewrite rule fired.
+    public var wasRewritten: Bool { record.wasRewritten }
+    /// Scheme and host of the routed URL, lower-cased; host without userinfo and port.
+    public var scheme: String { record.field(.scheme).string }
+    public var host: String { record.field(.host).string }
+    public var port: String { record.field(.port).string }
+    /// Path of the routed URL as written (not decoded).
+    public var path: String { record.field(.path).string }
+    /// Fragment as written, "" when none. It is never routed.
+    public var fragment: String { record.field(.fragment).string }
+
+    /// The merged parameters (strings): each name once, path parameters first, then query keys, then extras.
+    public var params: Parameters { Parameters(storage) }
+    /// The route's parameters in pattern order (catch-all last), decoded (the catch-all as written).
+    public var pathParams: [Param] {
+        (0..<record.pathParamCount).map { Param(name: record.pathParam($0).name.string, value: record.pathParam($0).value.string) }
+    }
+    /// Every query pair in order, decoded, repeated keys included.
+    public var query: [Param] {
+        (0..<record.queryCount).map { Param(name: record.query($0).name.string, value: record.query($0).value.string) }
+    }
+    /// The merged parameters in order.
+    public var orderedParams: [Param] { Array(params) }
+
+    /// The value of parameter `name`, with every extra taking part: `extra[name]` (any value) if given, else the
+    /// path or query parameter.
+    public subscript(name: String) -> (any Sendable)? {
+        if let value = extra[name] { return value }
+        return params[name]
     }
 
     /// The parameters with bracket keys nested (`info[nickname]` → `["info": ["nickname": ...]]`, `a[]` → a
     /// list), in the order of `orderedParams`: path parameters, then query keys (an extra taking a query key's
     /// top-level name replaces it where it first appears), then the remaining extras.
-    public var nestedParams: ParamValue {
-        let tree = ParamTree(maxDepth: maxNesting)
-        for p in pathParams { tree.set(p.name, p.value) }
-        let pathNames = Set(pathParams.map(\.name))
-        let extras = Dictionary(extra.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
-        for q in query {
-            let top = ParamTree.topLevelKey(q.name, maxDepth: maxNesting)
-            if pathNames.contains(top) { continue }
-            if let value = extras[top] {
-                tree.set(top, value)
-            } else {
-                tree.addQuery(q.name, q.value)
-            }
-        }
-        for e in extra { tree.set(e.name, e.value) }
-        return tree.value
-    }
+    public var nestedParams: ParamValue { record.nestedParams }
 
-    /// The match as one JSON object: `target pattern url rewritten scheme host path fragment params`
-    /// (nested), plus `port`, `query` (every pair as `[key, value]`), and `name`, `metadata` when set.
-    public var json: String {
-        var w = JSONWriter()
-        w.beginObject()
-        for (k, v) in [("target", target), ("pattern", pattern), ("url", url), ("rewritten", rewritten),
-                       ("scheme", scheme), ("host", host), ("port", port), ("path", path), ("fragment", fragment)] {
-            w.key(k)
-            w.string(v)
-        }
-        if let name {
-            w.key("name")
-            w.string(name)
-        }
-        if let metadata {
-            w.key("metadata")
-            w.string(metadata)
-        }
-        w.key("params")
-        w.value(nestedParams)
-        w.key("query")
-        w.beginArray()
-        for q in query {
-            w.beginArray()
-            w.string(q.name)
-            w.string(q.value)
-            w.endArray()
-        }
-        w.endArray()
-        w.endObject()
-        return w.text
-    }
+    /// The match as one JSON object (`lr_match_to_json`'s): `target pattern url rewritten scheme host port path
+    /// fragment`, `name`, `meta` and `requires` when the route has them, `params` (nested) and `query`.
+    public var json: String { record.json }
+}
 
+extension Match: Equatable {
+    /// Two matches are equal when they report the same route, URL and parameters (the string ones: extras that
+    /// are not strings and contexts are not compared).
     public static func == (a: Match, b: Match) -> Bool {
         a.json == b.json && a.orderedParams == b.orderedParams
     }

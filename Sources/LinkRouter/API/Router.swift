@@ -164,8 +164,20 @@ public final class Router: Sendable {
     /// The match for `url` (after rewriting), or nil. `extra` parameters outrank path parameters, which
     /// outrank query parameters. Throws `.invalidURL` or `.limit` for bad input.
     public func resolve(_ url: String, extra: [String: String] = [:]) throws(RouterError) -> Match? {
-        let extras = extra.sorted { $0.key < $1.key }.map { Match.Param(name: $0.key, value: $0.value) }
-        return try url.withSpan { span throws(RouterError) in try resolve(bytes: span, extra: extras) }
+        try url.withSpan { span throws(RouterError) in
+            try resolve(bytes: span, extra: extra.sorted { $0.key < $1.key })
+        }
+    }
+
+    /// `resolve` on UTF-8 bytes (validated here), with extras in the order given.
+    package func resolve(bytes url: ByteSpan, extra: [(key: String, value: String)]) throws(RouterError) -> Match? {
+        try withExtraSpans(extra) { extras throws(RouterError) in
+            try withState { state throws(RouterError) in
+                try MatchStorage.make(state, url, extras: extras).map {
+                    Match($0, extra: Dictionary(extra.map { ($0.key, $0.value as any Sendable) }, uniquingKeysWith: { $1 }))
+                }
+            }
+        }
     }
 
     /// `canRoute` on UTF-8 bytes (validated here).
@@ -175,13 +187,11 @@ public final class Router: Sendable {
         }
     }
 
-    /// `resolve` on UTF-8 bytes (validated here), with extras in the order given.
-    package func resolve(bytes url: ByteSpan, extra: [Match.Param]) throws(RouterError) -> Match? {
-        try withState { state throws(RouterError) in
-            try state.withResolution(url, query: true) { resolution in
-                resolution.map { Match($0, extra: extra, maxNesting: state.limits.maxNestingDepth) }
-            }
-        }
+    /// Resolves `url` (UTF-8 bytes, validated here) into a match record made by `allocate`, with `extras` in the
+    /// order given: the C ABI's `lr_match`. nil for no match.
+    package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
+                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
+        try withState { state throws(RouterError) in try state.matchRecord(url, extras: extras, allocate: allocate) }
     }
 
     /// Resolves `url` without allocating and calls `body` with a view of the match; nil when nothing matches

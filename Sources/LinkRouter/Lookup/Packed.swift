@@ -7,7 +7,8 @@ enum Packed {
         let blob = r.blob
         let p = blob.paramCount
         let q = r.pairs.count
-        let strings = fixedStrings + 2 * p + 2 * q
+        let requires = blob.requiresCount
+        let strings = fixedStrings + 2 * p + 2 * q + requires
         let tableStart = headerWords * 4
 
         // String i of the table, in the documented order.
@@ -27,6 +28,7 @@ enum Packed {
                 let k = i - fixedStrings
                 if k < p { return blob.paramName(k) }
                 if k < 2 * p { return r.values[k - p] }
+                if k >= 2 * p + 2 * q { return blob.requires(k - 2 * p - 2 * q) }
                 let pair = r.pairs[(k - 2 * p) / 2]
                 return (k - 2 * p) % 2 == 0 ? pair.key : pair.value
             }
@@ -45,7 +47,7 @@ enum Packed {
         word(0, total)
         word(1, blob.sequence)
         word(2, Int(flags))
-        word(3, 0)
+        word(3, requires)
         word(4, p)
         word(5, q)
         word(6, strings)

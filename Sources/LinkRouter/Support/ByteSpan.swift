@@ -44,3 +44,30 @@ extension String {
         return try result.get()
     }
 }
+
+/// Runs `body` with `pairs` as `QueryPair` spans over one contiguous copy of their UTF-8 bytes.
+package func withExtraSpans<R>(_ pairs: [(key: String, value: String)],
+                               _ body: (UnsafeBufferPointer<QueryPair>) throws(RouterError) -> R) throws(RouterError) -> R {
+    if pairs.isEmpty { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+    var bytes: [UInt8] = []
+    var ranges: [(Int, Int, Int, Int)] = []
+    for (k, v) in pairs {
+        let ks = bytes.count
+        bytes.append(contentsOf: k.utf8)
+        let vs = bytes.count
+        bytes.append(contentsOf: v.utf8)
+        ranges.append((ks, vs - ks, vs, bytes.count - vs))
+    }
+    let result: Result<R, RouterError> = bytes.withUnsafeBufferPointer { buf in
+        var spans: [QueryPair] = []
+        spans.reserveCapacity(ranges.count)
+        for (ks, kn, vs, vn) in ranges {
+            spans.append(QueryPair(key: ByteSpan(start: buf.baseAddress.map { $0 + ks }, count: kn),
+                                   value: ByteSpan(start: buf.baseAddress.map { $0 + vs }, count: vn)))
+        }
+        return spans.withUnsafeBufferPointer { s in
+            do throws(RouterError) { return .success(try body(s)) } catch { return .failure(error) }
+        }
+    }
+    return try result.get()
+}

@@ -2,6 +2,11 @@
 package struct QueryPair: BitwiseCopyable {
     package var key: ByteSpan
     package var value: ByteSpan
+
+    package init(key: ByteSpan, value: ByteSpan) {
+        self.key = key
+        self.value = value
+    }
 }
 
 /// Query strings: split on `&`, then on the first `=`; a bare `k` gives `""`; empty pieces are skipped;

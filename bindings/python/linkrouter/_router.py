@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import json
 import struct
 import threading
 import weakref
@@ -155,6 +156,22 @@ class Match:
         return self._info[3]
 
     @property
+    def meta(self) -> Dict[str, str]:
+        """The route's meta (string key/values), {} when it has none."""
+        text = self._info[3]
+        return json.loads(text) if text is not None else {}
+
+    @property
+    def requires(self) -> List[str]:
+        """The guards the route requires, in order."""
+        header = _header(self._data)
+        p, q, r = header[4], header[5], header[3]
+        if not r:
+            return []
+        t = _words(2 * r)(self._data, _TABLE + 8 * (_FIXED + 2 * p + 2 * q))
+        return _strings(self._data, t)
+
+    @property
     def route_id(self) -> int:
         """The route's id: its insertion number in its router, never reused."""
         return _header(self._data)[1]
@@ -234,7 +251,9 @@ class Match:
         if self.name is not None:
             d["name"] = self.name
         if self.metadata is not None:
-            d["metadata"] = self.metadata
+            d["meta"] = self.meta
+        if self.requires:
+            d["requires"] = self.requires
         d["params"] = self.params
         d["query"] = self.query
         d["route_id"] = self.route_id

@@ -1,0 +1,46 @@
+/// The merged parameters of a `Match`: each name once, in order (path parameters, then query keys by first
+/// appearance with their last value, then extras), read from the match's record without building a dictionary.
+///
+/// ```swift
+/// match.params["id"]                  // "42", or nil
+/// for p in match.params { print(p.name, p.value) }
+/// match.params.dictionary             // ["id": "42", "tab": "posts"]
+/// ```
+public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable, CustomStringConvertible {
+    // SAFETY: `storage` is immutable once made (see MatchStorage).
+    let storage: MatchStorage
+
+    init(_ storage: MatchStorage) { self.storage = storage }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.record.paramCount }
+
+    public subscript(position: Int) -> Match.Param {
+        let p = storage.record.param(position)
+        return Match.Param(name: p.name.string, value: p.value.string)
+    }
+
+    /// The value of parameter `name`, or nil.
+    public subscript(name: String) -> String? {
+        let record = storage.record
+        // A native string's bytes are borrowed as they are; a bridged one is copied once.
+        let found = name.utf8.withContiguousStorageIfAvailable { record.paramIndex(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+        let index: Int?
+        if let found {
+            index = found
+        } else {
+            var copy = name
+            index = copy.withUTF8 { record.paramIndex(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+        }
+        return index.map { record.param($0).value.string }
+    }
+
+    /// The parameters as a dictionary.
+    public var dictionary: [String: String] {
+        Dictionary(map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+    }
+
+    public var description: String { dictionary.description }
+
+    public static func == (a: Parameters, b: Parameters) -> Bool { Array(a) == Array(b) }
+}

@@ -1,0 +1,27 @@
+/// Resolving into a `MatchRecord`: the one-allocation match that the C ABI's `lr_match` and Swift's `Match` are.
+
+extension RouterState {
+    /// Resolves `url` and writes its match record, with `extras`, into memory from `allocate(size)`.
+    /// Returns nil for no match; throws `.noMemory` when `allocate` returns nil, and what resolving throws.
+    package func matchRecord(_ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
+                             allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
+        // Extras are not limited: the caller holds them already, and merging them costs time and memory in
+        // proportion (SpanIndex hashes once there are many).
+        let outcome = try withResolution(url, query: true) { resolution -> Result<UnsafeMutableRawPointer?, RouterError> in
+            guard let resolution else { return .success(nil) }
+            do throws(RouterError) {
+                var refused = false
+                let block = try MatchRecord.build(resolution, extras: extras, maxNesting: limits.maxNestingDepth) { size in
+                    let p = allocate(size)
+                    refused = p == nil
+                    return p
+                }
+                if refused { throw RouterError(.noMemory, "out of memory for a match") }
+                return .success(block)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+}

@@ -1,0 +1,74 @@
+import XCTest
+@testable import LinkRouter
+
+/// The one-allocation match: every field read back from the record, and the merge (SPEC §4) against a plain
+/// reference implementation, in both the linear and the hashed mode of its name index.
+final class MatchRecordTests: XCTestCase {
+    /// (url, path, fragment, rewritten) for routes app://x/:id and a rewrite of old://.
+    static let fields: [(String, String, String, String, UInt)] = [
+        ("app://x/1", "/1", "", "app://x/1", #line),
+        ("app://x/1?a=b", "/1", "", "app://x/1?a=b", #line),
+        ("app://x/1#frag", "/1", "frag", "app://x/1#frag", #line),
+        ("app://x/1?a=b#f%20g", "/1", "f%20g", "app://x/1?a=b#f%20g", #line),
+        ("APP://X//1/#", "//1/", "", "APP://X//1/#", #line),
+        ("old://1?q=2#z", "/1", "z", "app://x/1?q=2#z", #line),
+    ]
+
+    func testFields() throws {
+        let r = Router()
+        try r.add("app://x/:id", target: "X", name: "x", requires: ["login"], meta: ["k": "v"])
+        try r.addRewrite("^old://(\\d+)(.*)$", target: "app://x/$1$2")
+        for (url, path, fragment, rewritten, line) in Self.fields {
+            let m = try XCTUnwrap(try r.resolve(url), url, line: line)
+            XCTAssertEqual(m.url, url, line: line)
+            XCTAssertEqual(m.rewritten, rewritten, line: line)
+            XCTAssertEqual(m.wasRewritten, url != rewritten, line: line)
+            XCTAssertEqual(m.path, path, line: line)
+            XCTAssertEqual(m.fragment, fragment, line: line)
+            XCTAssertEqual(m.scheme, "app", line: line)
+            XCTAssertEqual(m.host, "x", line: line)
+            XCTAssertEqual([m.target, m.pattern, m.name], ["X", "app://x/:id", "x"], line: line)
+            XCTAssertEqual(m.requires, ["login"], line: line)
+            XCTAssertEqual(m.meta, ["k": "v"], line: line)
+            XCTAssertEqual(m.metadata, #"{"k":"v"}"#, line: line)
+            XCTAssertEqual(m.params["id"], "1", line: line)
+        }
+    }
+
+    /// SPEC §4 written plainly: path, then query keys by first appearance with their last value (never over a
+    /// path name), then extras replacing in place or appended.
+    static func reference(path: [(String, String)], query: [(String, String)], extras: [(String, String)]) -> [Match.Param] {
+        var order: [String] = []
+        var values: [String: String] = [:]
+        for (k, v) in path { order.append(k); values[k] = v }
+        let pathNames = Set(path.map(\.0))
+        for (k, v) in query where !pathNames.contains(k) {
+            if values[k] == nil { order.append(k) }
+            values[k] = v
+        }
+        for (k, v) in extras {
+            if values[k] == nil { order.append(k) }
+            values[k] = v
+        }
+        return order.map { Match.Param(name: $0, value: values[$0] ?? "") }
+    }
+
+    func testMergeAgainstReference() throws {
+        let r = Router()
+        try r.add("app://m/:a/:b", target: "M")
+        var rng = SystemRandomNumberGenerator()
+        let keys = ["a", "b", "c", "d", "x[]", "é", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9"]
+        for round in 0..<400 {
+            // Up to 40 query pairs and 20 extras: both index modes (linear up to 16 names, hashed beyond).
+            let query = (0..<Int.random(in: 0...40, using: &rng)).map { i in (keys.randomElement(using: &rng) ?? "a", "q\(i)") }
+            let extras = (0..<Int.random(in: 0...20, using: &rng)).map { i in ((keys + ["e\(i)"]).randomElement(using: &rng) ?? "e", "E\(i)") }
+            let url = "app://m/1/2" + (query.isEmpty ? "" : "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&"))
+            let pairs = extras.map { (key: $0.0, value: $0.1) }
+            let m = try XCTUnwrap(try url.withSpan { span throws(RouterError) in try r.resolve(bytes: span, extra: pairs) }, url)
+            let expected = Self.reference(path: [("a", "1"), ("b", "2")], query: query, extras: extras)
+            XCTAssertEqual(m.orderedParams, expected, "round \(round): \(url) extras \(extras)")
+            XCTAssertEqual(m.query.map(\.name), query.map(\.0), url)
+            for p in expected { XCTAssertEqual(m.params[p.name], p.value, url) }
+        }
+    }
+}
