@@ -119,6 +119,8 @@ def evaluate(t, table, datasets):
         c = table.get(key, {}).get(d)
         if c is None:
             return f"not measured: no {router_key(*key)} row"
+        if c.get("wrong_answer"):
+            return f"**WRONG answer**: {router_key(*key)}: {c.get('error', '')}"
         return f"not measured: {router_key(*key)}: {c.get('error', 'no figure')}"
 
     out = []
@@ -161,7 +163,7 @@ def target_rows(targets, table, datasets):
         target_text = f"{sign} {fmt_num(t['target'])}{unit}"
         for d, text, v, spread in evaluate(t, table, datasets):
             if v is None:
-                met = "not measured"
+                met = "**no**: wrong answer" if text.startswith("**WRONG") else "not measured"
             elif passes(v, t["cmp"], t["target"]):
                 met = "yes"
                 if spread and not passes(spread[0 if t["cmp"] == ">=" else 1], t["cmp"], t["target"]):
