@@ -46,61 +46,152 @@ PUBLISHED_REFERENCE = ("matchit (published)", 57.0)
 
 METRICS = {}  # metric rows ({"metric": name, "value": ...}) by name, filled by load()
 
-# The performance issue's targets: (what, how to read the figure, comparison, target, unit).
-TARGETS = [
-    ("C ABI, GitHub set, params read", ("cell", "linkrouter", "c", "github"), "<=", 50, "ns"),
-    ("C ABI, fully static URL (the GitHub set's static routes)", ("cell", "linkrouter", "c", "github-static"), "<=", 30, "ns"),
-    ("growth from 10 to 10,000 routes (scale-N)", ("growth", "linkrouter", "c", "scale-10", "scale-10000"), "<=", 3, "×"),
-    ("C ABI, 100,000 routes", ("cell", "linkrouter", "c", "scale-100000"), "<=", 150, "ns"),
-    ("memory of the table at 10,000 routes", ("metric", "bytes_per_route_10000"), "<=", 200, "bytes/route"),
-    ("heap allocations per zero-allocation resolve", ("metric", "allocations_per_lookup"), "<=", 0, ""),
-    ("100,000 routes added in one bulk call", ("metric", "bulk_add_100000_ms"), "<=", 500, "ms"),
-    ("10,000 single adds, in all", ("metric", "single_adds_10000_ms"), "<=", 200, "ms"),
-    ("rewrite, 1,000 rules: regexes evaluated per URL", ("metric", "rewrite_evaluations_per_url"), "<=", 2, ""),
-    ("rewrite, 1,000 rules: a fired rewrite", ("metric", "rewrite_fired_ns"), "<=", 150, "ns"),
-    ("Swift API vs vapor/routing-kit, GitHub set", ("speedup", "routing-kit", "linkrouter", "swift", "github"), ">=", 20, "×"),
-    ("Python resolve, GitHub set, params dict built", ("cell", "linkrouter", "python", "github"), "<=", 600, "ns"),
+# Issue 10, "Every API as fast as the fast path": each target computed from this run's rows. Kinds:
+#   ratio   a's median / b's median on each dataset listed ("all": every dataset of the run);
+#   growth  the median of `row` on d2 / on d1;
+#   metric  a metric row's value.
+FAST_C = ("linkrouter/resolve_into", "c")
+ISSUE10_TARGETS = [
+    {"what": "C `lr_router_resolve` (resolve, read target and every param, free) ÷ `lr_router_resolve_into`",
+     "kind": "ratio", "a": ("linkrouter/resolve", "c"), "b": FAST_C, "datasets": ["github"], "cmp": "<=", "target": 1.5},
+    {"what": "Swift `router.resolve` → `Match` ÷ `withMatch`",
+     "kind": "ratio", "a": ("linkrouter/resolve", "swift"), "b": ("linkrouter/withMatch", "swift"),
+     "datasets": ["github"], "cmp": "<=", "target": 2},
+    {"what": "Swift: routing-kit as Vapor calls it ÷ `router.resolve` (speed-up)",
+     "kind": "ratio", "a": ("routing-kit", "swift"), "b": ("linkrouter/resolve", "swift"),
+     "datasets": ["github"], "cmp": ">=", "target": 10},
+    {"what": "Python `Router.resolve` + `m.target` + every `m.params` value ÷ pymatchit",
+     "kind": "ratio", "a": ("linkrouter/resolve", "python"), "b": ("pymatchit", "python"),
+     "datasets": ["github", "scale-10", "scale-10000"], "cmp": "<=", "target": 1},
+    {"what": "C fast path `lr_router_resolve_into` (URL parse included) ÷ Go httprouter",
+     "kind": "ratio", "a": FAST_C, "b": ("httprouter", "go"), "datasets": "all", "cmp": "<=", "target": 1},
+    {"what": "heap allocations per `lr_router_resolve_into`",
+     "kind": "metric", "metric": "allocations_per_lookup", "cmp": "<=", "target": 0, "unit": "",
+     "dataset": "github", "how": "counted over one pass, malloc interposed"},
+    {"what": "growth from 10 to 10,000 routes, `lr_router_resolve_into`",
+     "kind": "growth", "row": FAST_C, "d1": "scale-10", "d2": "scale-10000", "cmp": "<=", "target": 3},
+    {"what": "memory of the table at 10,000 routes",
+     "kind": "metric", "metric": "bytes_per_route_10000", "cmp": "<=", "target": 200, "unit": "bytes/route",
+     "dataset": "scale-10000", "how": "heap in use after the bulk build minus before"},
+]
+# Targets of earlier issues that issue 10 does not replace (table building, rewriting).
+EARLIER_TARGETS = [
+    {"what": "100,000 routes added in one bulk call", "kind": "metric", "metric": "bulk_add_100000_ms",
+     "cmp": "<=", "target": 500, "unit": "ms", "dataset": "scale-100000", "how": "one build, wall time"},
+    {"what": "10,000 single adds, in all", "kind": "metric", "metric": "single_adds_10000_ms",
+     "cmp": "<=", "target": 200, "unit": "ms", "dataset": "scale-10000", "how": "one build, wall time"},
+    {"what": "rewrite, 1,000 rules: regexes evaluated per URL", "kind": "metric",
+     "metric": "rewrite_evaluations_per_url", "cmp": "<=", "target": 2, "unit": "", "dataset": "1,000 rules",
+     "how": "counted"},
+    {"what": "rewrite, 1,000 rules: a fired rewrite", "kind": "metric", "metric": "rewrite_fired_ns",
+     "cmp": "<=", "target": 150, "unit": "ns", "dataset": "1,000 rules", "how": "median of 7 runs, `linkrouter bench rewrite`"},
 ]
 
 
-def target_value(table, how):
-    def cell(router, lang, dataset):
-        c = table.get((router, lang), {}).get(dataset)
-        return c.get("ns_median") if c else None
-    kind = how[0]
-    if kind == "cell":
-        return cell(*how[1:])
-    if kind == "metric":
-        m = METRICS.get(how[1])
-        return m.get("value") if m else None
-    if kind == "growth":
-        a, b = cell(how[1], how[2], how[3]), cell(how[1], how[2], how[4])
-        return b / a if a and b else None
-    if kind == "speedup":
-        peer, ours = cell(how[1], how[3], how[4]), cell(how[2], how[3], how[4])
-        return peer / ours if peer and ours else None
-    return None
+def fmt_num(v):
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:,.2f}".rstrip("0").rstrip(".")
 
 
-def targets_section(table):
-    out = ["## The performance targets\n",
-           "Each figure from this run (medians; see the table above for min–max). A miss is a miss: the "
-           "note with the issue says what the profile shows is in the way.\n",
-           "| Measure | Measured | Target | Met |", "|---|---|---|---|"]
-    for what, how, cmp, target, unit in TARGETS:
-        v = target_value(table, how)
-        if v is None:
-            out.append(f"| {what} | not measured | {cmp.replace('<=', '≤').replace('>=', '≥')} {target} {unit} | — |")
-            continue
-        met = v <= target if cmp == "<=" else v >= target
-        shown = f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.2f}".rstrip("0").rstrip(".")
-        out.append(f"| {what} | {shown} {unit} | {cmp.replace('<=', '≤').replace('>=', '≥')} {target} {unit} | "
-                   f"{'yes' if met else '**no**'} |")
-    details = [m for m in METRICS.values()]
-    if details:
+def fmt_cell(c):
+    """median (min–max) ns of a timed row."""
+    return f"{fmt_ns(c['ns_median'])} ({fmt_ns(c['ns_min'])}–{fmt_ns(c['ns_max'])}) ns"
+
+
+def passes(v, cmp, target):
+    return v <= target if cmp == "<=" else v >= target
+
+
+def quotient(a, b):
+    """a / b for two timed rows: the ratio of the medians, and its spread from the runs' extremes
+    (a's fastest / b's slowest to a's slowest / b's fastest)."""
+    return a["ns_median"] / b["ns_median"], a["ns_min"] / b["ns_max"], a["ns_max"] / b["ns_min"]
+
+
+def evaluate(t, table, datasets):
+    """[(dataset label, measured text, value, (lo, hi) or None)] for one target; value None = not measured."""
+    def cell(key, d):
+        c = table.get(key, {}).get(d)
+        return c if c and "ns_median" in c else None
+
+    def why_missing(key, d):
+        c = table.get(key, {}).get(d)
+        if c is None:
+            return f"not measured: no {router_key(*key)} row"
+        if c.get("wrong_answer"):
+            return f"**WRONG answer**: {router_key(*key)}: {c.get('error', '')}"
+        return f"not measured: {router_key(*key)}: {c.get('error', 'no figure')}"
+
+    out = []
+    if t["kind"] == "ratio":
+        wanted = datasets if t["datasets"] == "all" else t["datasets"]
+        for d in wanted:
+            a, b = cell(t["a"], d), cell(t["b"], d)
+            if not a or not b:
+                out.append((d, why_missing(t["a"] if not a else t["b"], d), None, None))
+                continue
+            v, lo, hi = quotient(a, b)
+            text = (f"{fmt_cell(a)} ÷ {fmt_cell(b)} = **{fmt_ratio(v)}** ({fmt_ratio(lo)}–{fmt_ratio(hi)})")
+            out.append((d, text, v, (lo, hi)))
+    elif t["kind"] == "growth":
+        a, b = cell(t["row"], t["d1"]), cell(t["row"], t["d2"])
+        label = f"{t['d1']} → {t['d2']}"
+        if not a or not b:
+            out.append((label, why_missing(t["row"], t["d1"] if not a else t["d2"]), None, None))
+        else:
+            v, lo, hi = quotient(b, a)
+            out.append((label, f"{fmt_cell(b)} ÷ {fmt_cell(a)} = **{fmt_ratio(v)}** ({fmt_ratio(lo)}–{fmt_ratio(hi)})",
+                        v, (lo, hi)))
+    elif t["kind"] == "metric":
+        m = METRICS.get(t["metric"])
+        d = t.get("dataset", "—")
+        if m is None or m.get("value") is None:
+            out.append((d, f"not measured: no `{t['metric']}` metric row", None, None))
+        else:
+            v = m["value"]
+            unit = f" {t['unit']}" if t["unit"] else ""
+            out.append((d, f"**{fmt_num(v)}**{unit} ({t.get('how', 'one measurement')})", v, None))
+    return out
+
+
+def target_rows(targets, table, datasets):
+    rows = []
+    for t in targets:
+        sign = "≤" if t["cmp"] == "<=" else "≥"
+        unit = "×" if t["kind"] in ("ratio", "growth") else (f" {t['unit']}" if t.get("unit") else "")
+        target_text = f"{sign} {fmt_num(t['target'])}{unit}"
+        for d, text, v, spread in evaluate(t, table, datasets):
+            if v is None:
+                met = "**no**: wrong answer" if text.startswith("**WRONG") else "not measured"
+            elif passes(v, t["cmp"], t["target"]):
+                met = "yes"
+                if spread and not passes(spread[0 if t["cmp"] == ">=" else 1], t["cmp"], t["target"]):
+                    met += " (not at the worst of the spread)"
+            else:
+                met = "**no**"
+                if spread and passes(spread[1 if t["cmp"] == ">=" else 0], t["cmp"], t["target"]):
+                    met += " (met at the best of the spread)"
+            rows.append(f"| {t['what']} | {d} | {text} | {target_text} | {met} |")
+    return rows
+
+
+def targets_section(table, datasets):
+    out = ["## The targets of issue 10: every API as fast as the fast path\n",
+           "Each figure from this run. Ratios are of the two rows' medians in this run; the range after a ratio "
+           "is its spread (one row's fastest run over the other's slowest, and the reverse). **Met** is decided "
+           "on the medians; a ratio whose spread crosses the target says so. A miss is a miss.\n",
+           "| Target | Dataset | Measured: median (fastest–slowest run) | Target | Met |", "|---|---|---|---|---|"]
+    out += target_rows(ISSUE10_TARGETS, table, datasets)
+    out.append("")
+    out.append("Targets of earlier issues that issue 10 leaves standing (building the table, rewriting):\n")
+    out.append("| Target | Dataset | Measured | Target | Met |")
+    out.append("|---|---|---|---|---|")
+    out += target_rows(EARLIER_TARGETS, table, datasets)
+    if METRICS:
         out.append("")
         out.append("Metric rows: " + "; ".join(f"`{m['metric']}` = {m['value']} {m.get('unit', '')} ({m.get('detail', '')})"
-                                                for m in details) + ".")
+                                                for m in METRICS.values()) + ".")
     out.append("")
     return out
 
@@ -163,13 +254,26 @@ def collect(rows):
     return table, datasets
 
 
+# The main table groups each LinkRouter API with the peers it is compared with: the C ABI with the C and Go
+# routers, the Swift API with the Swift ones, the Python binding with the Python ones.
+LANG_GROUPS = [({"c", "go"}, "C ABI, beside C and Go routers"), ({"swift"}, "Swift API, beside Swift routers"),
+               ({"python"}, "Python binding, beside Python routers")]
+
+
+def lang_group(lang):
+    for i, (langs, _title) in enumerate(LANG_GROUPS):
+        if lang in langs:
+            return i
+    return len(LANG_GROUPS)
+
+
 def order_routers(table, datasets):
     def sort_key(item):
         (name, lang), cells = item
         is_lr = name.lower().startswith("linkrouter")
         timed = [c["ns_median"] for d in datasets for c in [cells.get(d)] if c and "ns_median" in c]
         first = next((cells[d]["ns_median"] for d in datasets if d in cells and "ns_median" in cells[d]), None)
-        return (0 if is_lr else 1, 0 if timed else 1, first if first is not None else 1e18, name)
+        return (lang_group(lang), 0 if is_lr else 1, 0 if timed else 1, first if first is not None else 1e18, name)
     return OrderedDict(sorted(table.items(), key=sort_key))
 
 
@@ -266,6 +370,8 @@ def main():
                 break
         if ref_cells is None:
             print(f"reference router {args.reference!r} not in the results; using the default", file=sys.stderr)
+    if ref_cells is None and any("ns_median" in c for c in table.get(FAST_C, {}).values()):
+        ref_cells, ref_label = table[FAST_C], router_key(*FAST_C)
     if ref_cells is None:
         for (name, lang), cells in table.items():
             if name.lower().startswith("linkrouter") and any("ns_median" in c for c in cells.values()):
@@ -319,17 +425,26 @@ def main():
     hdr = "| Router | Lang | " + " | ".join(datasets) + " |"
     out.append(hdr)
     out.append("|" + "---|" * (2 + len(datasets)))
+    group_seen = set()
     for (name, lang), cells in table.items():
+        g = lang_group(lang)
+        if g not in group_seen and g < len(LANG_GROUPS):
+            group_seen.add(g)
+            out.append(f"| *{LANG_GROUPS[g][1]}* | | " + " | ".join("" for _ in datasets) + " |")
         tags = []
         for c in cells.values():
             if c.get("version") and f"v{c['version']}" not in tags:
                 tags.append(f"v{c['version']}")
+            if c.get("binding") and f"({c['binding']})" not in tags:
+                tags.append(f"({c['binding']})")
         label = f"**{name}**" if name.lower().startswith("linkrouter") else name
         if tags:
             label += " " + " ".join(tags)
         row_notes = OrderedDict()
         for d in datasets:
             c = cells.get(d)
+            if c and c.get("api") and "ns_median" in c:
+                row_notes[f"one lookup = {c['api']}"] = True
             if c and c.get("note") and "ns_median" in c:
                 row_notes[c["note"]] = True
         cols = []
@@ -367,7 +482,7 @@ def main():
             out.append(f"- `{e.get('runner', '?')}`: {e['error']}")
         out.append("")
 
-    out += targets_section(table)
+    out += targets_section(table, datasets)
     plot_note = write_plot(args.plot, table, datasets, ref_label)
     rel_plot = os.path.relpath(os.path.abspath(args.plot), os.path.dirname(os.path.abspath(args.out)))
     out.append("## Cost against table size\n")
@@ -406,16 +521,22 @@ def main():
   (`gh://get/repos/:owner/:repo`, the HTTP method as host); `scale-N` = N synthetic routes
   `app://moduleK/resI[/:id[/detail|/items/:item]]`. One URL per route, with the parameters it must yield.
 - **Mapping**: every peer routes *host + path*: `gh://get/repos/:owner/:repo` becomes `/get/repos/{{owner}}/{{repo}}`
-  (r3, falcon), `/get/repos/:owner/:repo` (routrie, xrtr), `/get/repos/<owner>/<repo>` (werkzeug),
-  `[get, repos, :owner, :repo]` (routing-kit, as Vapor registers `[method] + path`). The scheme is dropped
-  before timing; LinkRouter takes the whole URL.
+  (r3, chi, falcon, pymatchit, python-matchit), `/get/repos/:owner/:repo` (httprouter, routrie, xrtr),
+  `/get/repos/<owner>/<repo>` (werkzeug), `[get, repos, :owner, :repo]` (routing-kit, as Vapor registers
+  `[method] + path`); httprouter and chi get the method `GET`. The scheme is dropped before timing; LinkRouter
+  takes the whole URL and parses it inside every lookup.
+- **LinkRouter**: every API a user calls, each on every dataset, each reading the route's target and every
+  parameter: C `lr_router_resolve_into` (the zero-allocation fast path) and `lr_router_resolve` +
+  `lr_match_target` + `lr_match_get` per parameter + `lr_match_free` (the README's first example); Swift
+  `withMatch` and `router.resolve` → `Match`; Python `Router.resolve` + `m.target` + every value of `m.params`
+  (the row says which binding was loaded: `ctypes` or `c-extension`).
 - **Verify first**: after building the table, every URL of the dataset is looked up once and must reach its
   own route with exactly the expected parameters (names and values). A router that answers wrong is not
   timed: its row is an error (`verified: false`) and the suite exits non-zero.
 - **Timing**: lookups go through the URLs in one fixed shuffled order (a 64-bit LCG Fisher–Yates, seed 42,
-  identical in C, Swift and Python). A *pass* looks each URL up once and reads every captured parameter as a
-  string (C: the `char *` and its length; Swift: `parameters.get(name)`; Python: each value of the params
-  dict/list). After a warm-up of at least half a run, each *run* repeats the pass enough times to last
+  identical in C, Go, Swift and Python). A *pass* looks each URL up once and reads the route and every
+  captured parameter as a string (C: the `char *` and its length; Go: each `string`; Swift:
+  `parameters.get(name)` or `view[name]`; Python: each value of the params dict/list). After a warm-up of at least half a run, each *run* repeats the pass enough times to last
   {run_ms_text}, and {runs_text} are timed.
   A cell is the median of the runs' ns/lookup, with the fastest and slowest run.
 - **Slow peers**: if one pass over all URLs takes more than {s.get('BENCH_MAX_PASS_MS', '1000')} ms, runs time a
@@ -425,8 +546,11 @@ def main():
 - **Clock**: {clock_text}. Both clocks are read around every run; the JSON rows carry
   `cpu_ns_median` and `wall_ns_median`. On a quiet machine the two agree; on this shared machine
   (other builds running) wall time can be 2× the CPU time.
-- **Process**: one process per runner (one per router for Python), pinned to one CPU with `taskset`;
-  Python runs with the garbage collector disabled during timed runs, as `timeit` does.
+- **Process**: one process per runner (one per router for Python and Go), pinned to one CPU with `taskset`;
+  Python runs with the garbage collector disabled during timed runs, as `timeit` does. Go keeps its collector
+  on (httprouter 1.3 allocates its `Params` per lookup); the Go timing goroutine is locked to its OS thread, and
+  the rows carry the process's CPU time too (`process_cpu_ns_median`), which counts collector work on other
+  threads.
 - **Baselines**: `swift-dictionary` and `python-dict` look the whole URL string up in a hash map: no
   parameters, an exact-match lower bound.
 - Raw rows: `bench/results/latest.jsonl`; how to run and what each runner measures: `bench/README.md`.

@@ -5,16 +5,16 @@
  *   cc -O2 -IInclude -Ibench/c -ITests/C -rdynamic -o linkrouter_bench bench/c/linkrouter_bench.c \
  *      -Lbuild/lib -llinkrouter -Wl,-rpath,build/lib
  *
- * Rows (router "linkrouter", lang "c"):
- *   - every dataset: one lookup = lr_router_resolve_into (the zero-allocation call) on the whole URL, then
- *     every parameter value read (its pointer and length, first byte touched);
- *   - "github-static": the GitHub URLs that have no parameter (the static-route fast path);
- *   - router "linkrouter-alloc" on github: lr_router_resolve + lr_match_get of each parameter + lr_match_free.
- * Metric rows ({"metric": ...}) for the build and memory targets of the performance issue:
- *   heap allocations per zero-allocation lookup (malloc interposed, Tests/C/alloc_count.h), bulk add of 100,000
- *   routes, 10,000 single adds, heap bytes per route at 10,000 routes (mallinfo2 before and after).
- * Every table is verified before it is timed: each URL must reach its own route (target = route id) with
- * exactly the expected parameters.
+ * Rows, lang "c", each on every dataset, each lookup on the whole URL:
+ *   - "linkrouter/resolve_into": lr_router_resolve_into (the zero-allocation call), the target and every
+ *     parameter value read (pointer and length, first byte touched);
+ *   - "linkrouter/resolve": the README's first example, what a new user writes: lr_router_resolve +
+ *     lr_match_target + lr_match_get of every parameter by name + lr_match_free.
+ * Metric rows ({"metric": ...}): heap allocations per lr_router_resolve_into and per lr_router_resolve +
+ * lr_match_free (malloc interposed, Tests/C/alloc_count.h), bulk add of 100,000 routes, 10,000 single adds, heap
+ * bytes per route at 10,000 routes (mallinfo2 before and after).
+ * Every table is verified before it is timed, through both calls: each URL must reach its own route
+ * (target = route id) with exactly the expected parameters.
  */
 #include "bench_common.h"
 
@@ -101,6 +101,51 @@ static int verify(lr_ctx *c, char *err, size_t errlen) {
     return 0;
 }
 
+/* The same through lr_router_resolve: target, parameter count and every value by name. */
+static int verify_match(lr_ctx *c, char *err, size_t errlen) {
+    for (size_t i = 0; i < c->ds->n; i++) {
+        const bench_row *r = &c->ds->rows[i];
+        lr_match *m = NULL;
+        int rc = lr_router_resolve(c->router, r->url, &m);
+        if (rc != LR_OK) {
+            snprintf(err, errlen, "%s: lr_router_resolve rc %d (%s)", r->url, rc, rc < 0 ? lr_last_error() : "no match");
+            return -1;
+        }
+        int bad = 0;
+        if (atoi(lr_match_target(m)) != r->id) {
+            snprintf(err, errlen, "%s: lr_router_resolve reached route %s, expected %d", r->url, lr_match_target(m), r->id);
+            bad = 1;
+        } else if ((int)lr_match_param_count(m) != r->nparams) {
+            snprintf(err, errlen, "%s: lr_router_resolve gave %zu parameters, expected %d", r->url,
+                     lr_match_param_count(m), r->nparams);
+            bad = 1;
+        }
+        for (int k = 0; !bad && k < r->nparams; k++) {
+            const char *v = lr_match_get(m, r->pnames[k]);
+            if (!v || strcmp(v, r->pvalues[k]) != 0) {
+                snprintf(err, errlen, "%s: lr_match_get(%s) is '%s', expected '%s'", r->url, r->pnames[k],
+                         v ? v : "(null)", r->pvalues[k]);
+                bad = 1;
+            }
+        }
+        lr_match_free(m);
+        if (bad) return -1;
+    }
+    return 0;
+}
+
+/* Heap allocations per lookup of `pass` over one pass of the set (after a warm pass). */
+static double allocations_per_lookup(lr_ctx *c, bench_pass_fn pass) {
+    size_t *order = bench_order(c->ds->n);
+    bench_sink += pass(c, order, c->ds->n);
+    alloc_count = 0;
+    alloc_counting = 1;
+    bench_sink += pass(c, order, c->ds->n);
+    alloc_counting = 0;
+    free(order);
+    return (double)alloc_count / (double)c->ds->n;
+}
+
 /* A router holding the dataset's routes (target = route id), added in one bulk call. */
 static lr_router *build(const bench_dataset *ds, double *ms, char *err, size_t errlen) {
     const char **patterns = malloc(ds->n * sizeof(char *)), **targets = malloc(ds->n * sizeof(char *));
@@ -131,17 +176,6 @@ static void metric(const char *name, double value, const char *unit, const char 
     bench_json_str(stdout, detail);
     printf("}\n");
     fflush(stdout);
-}
-
-/* The rows of `ds` whose URL has no parameter, as a dataset of their own. */
-static bench_dataset static_subset(const bench_dataset *ds) {
-    bench_dataset s;
-    snprintf(s.name, sizeof s.name, "%.50s-static", ds->name);
-    s.rows = malloc(ds->n * sizeof(bench_row));
-    s.n = 0;
-    for (size_t i = 0; i < ds->n; i++)
-        if (ds->rows[i].nparams == 0) s.rows[s.n++] = ds->rows[i];
-    return s;
 }
 
 static void build_metrics(void) {
@@ -190,7 +224,7 @@ int main(void) {
     for (int d = 0; d < nds; d++) {
         bench_dataset ds;
         if (bench_dataset_load(names[d], &ds) != 0) {
-            bench_error_row("linkrouter", "c", names[d], 0, 0, "dataset could not be read");
+            bench_error_row("linkrouter/resolve_into", "c", names[d], 0, 0, "dataset could not be read");
             failures++;
             continue;
         }
@@ -200,33 +234,27 @@ int main(void) {
         c.ds = &ds;
         c.router = build(&ds, &build_ms, err, sizeof err);
         if (!c.router) {
-            bench_error_row("linkrouter", "c", ds.name, ds.n, 0, err);
+            bench_error_row("linkrouter/resolve_into", "c", ds.name, ds.n, 0, err);
+            bench_error_row("linkrouter/resolve", "c", ds.name, ds.n, 0, err);
             failures++;
-        } else if (verify(&c, err, sizeof err) != 0) {
+        } else if (verify(&c, err, sizeof err) != 0 || verify_match(&c, err, sizeof err) != 0) {
             fprintf(stderr, "linkrouter %s: VERIFICATION FAILED: %s\n", ds.name, err);
-            bench_error_row("linkrouter", "c", ds.name, ds.n, 1, err);
+            bench_error_row("linkrouter/resolve_into", "c", ds.name, ds.n, 1, err);
+            bench_error_row("linkrouter/resolve", "c", ds.name, ds.n, 1, err);
             failures++;
         } else {
-            char ex[256];
-            snprintf(ex, sizeof ex, "%s, \"build_ms\": %.1f", version, build_ms);
-            bench_time("linkrouter", "c", &ds, into_pass, &c, ex);
+            char ex[512];
+            snprintf(ex, sizeof ex, "%s, \"build_ms\": %.1f, \"api\": \"lr_router_resolve_into (target and every "
+                     "parameter read)\"", version, build_ms);
+            bench_time("linkrouter/resolve_into", "c", &ds, into_pass, &c, ex);
+            snprintf(ex, sizeof ex, "%s, \"build_ms\": %.1f, \"api\": \"lr_router_resolve + lr_match_target + "
+                     "lr_match_get of every parameter + lr_match_free\"", version, build_ms);
+            bench_time("linkrouter/resolve", "c", &ds, alloc_pass, &c, ex);
             if (strcmp(ds.name, "github") == 0) {
-                bench_dataset st = static_subset(&ds);
-                lr_ctx sc = c;
-                sc.ds = &st;
-                bench_time("linkrouter", "c", &st, into_pass, &sc, version);
-                free(st.rows);
-                bench_time("linkrouter-alloc", "c", &ds, alloc_pass, &c, version);
-                /* Heap allocations per zero-allocation lookup, over one pass of the set (after a warm pass). */
-                size_t *order = bench_order(ds.n);
-                into_pass(&c, order, ds.n);
-                alloc_count = 0;
-                alloc_counting = 1;
-                bench_sink += into_pass(&c, order, ds.n);
-                alloc_counting = 0;
-                free(order);
-                metric("allocations_per_lookup", (double)alloc_count / (double)ds.n, "allocations",
+                metric("allocations_per_lookup", allocations_per_lookup(&c, into_pass), "allocations",
                        "heap allocations per lr_router_resolve_into on the GitHub set (malloc interposed)");
+                metric("allocations_per_resolve", allocations_per_lookup(&c, alloc_pass), "allocations",
+                       "heap allocations per lr_router_resolve + lr_match_free on the GitHub set (malloc interposed)");
             }
         }
         lr_router_free(c.router);

@@ -1,8 +1,10 @@
-"""LinkRouter's Python binding on the shared datasets (rows with router "linkrouter", lang "python").
+"""LinkRouter's Python binding on the shared datasets (rows with router "linkrouter/resolve", lang "python").
 
-One lookup = Router.resolve(url) (one lr_router_resolve_packed call, the params dict built) and every parameter
-value read, as the peers' passes read theirs. The route's target is its row index; every URL must reach its own
-route with exactly the expected parameters before anything is timed.
+One lookup = Router.resolve(url), what a new user writes, then m.target and every value of m.params read, as the
+peers' passes read their route and parameters. The route's target is its row index; every URL must reach its own
+route with exactly the expected parameters before anything is timed. Each row says which binding `linkrouter`
+loaded (``binding``: "ctypes", or "c-extension" when the package reports its C extension in
+``linkrouter.binding``).
 """
 from __future__ import annotations
 
@@ -17,20 +19,25 @@ if os.environ.get("LINKROUTER_LIB_DIR") and not os.environ.get("LINKROUTER_LIBRA
 import linkrouter  # noqa: E402  (after LINKROUTER_LIBRARY is set)
 
 
+ROUTER = "linkrouter/resolve"
+API = "Router.resolve(url) -> Match: m.target, every value of m.params"
+BINDING = getattr(linkrouter, "binding", "ctypes")
+
+
 def main() -> int:
     failures = 0
     for name in bc.dataset_names():
         try:
             ds = bc.load(name)
         except Exception as e:  # noqa: BLE001
-            bc.error_row("linkrouter", name, 0, f"dataset could not be read: {e}")
+            bc.error_row(ROUTER, name, 0, f"dataset could not be read: {e}", binding=BINDING)
             failures += 1
             continue
         router = linkrouter.Router()
         try:
             router.add_many([(r.pattern, str(i)) for i, r in enumerate(ds.rows)])
         except linkrouter.LinkRouterError as e:
-            bc.error_row("linkrouter", ds.name, len(ds), str(e))
+            bc.error_row(ROUTER, ds.name, len(ds), str(e), binding=BINDING)
             failures += 1
             continue
         urls = [r.url for r in ds.rows]
@@ -42,7 +49,7 @@ def main() -> int:
         err = bc.verify(ds, lookup)
         if err:
             bc.log(f"linkrouter {ds.name}: VERIFICATION FAILED: {err}")
-            bc.error_row("linkrouter", ds.name, len(ds), err, wrong_answer=True)
+            bc.error_row(ROUTER, ds.name, len(ds), err, wrong_answer=True, binding=BINDING)
             failures += 1
             continue
 
@@ -55,12 +62,13 @@ def main() -> int:
                 for k in keys:
                     m = resolve(k)
                     if m is not None:
+                        acc += len(m.target)
                         for v in m.params.values():
                             acc += len(v)
                 return acc
             return one_pass
 
-        bc.time_router("linkrouter", ds, make_pass, version=linkrouter.__version__)
+        bc.time_router(ROUTER, ds, make_pass, version=linkrouter.__version__, binding=BINDING, api=API)
         router.close()
     return 1 if failures else 0
 

@@ -1,5 +1,5 @@
-"""Python router peers on the LinkRouter datasets: routrie, xrtr, falcon, werkzeug and a
-plain dict baseline. One JSON line per (router, dataset) on stdout.
+"""Python router peers on the LinkRouter datasets: routrie, pymatchit, python-matchit, xrtr,
+falcon, werkzeug and a plain dict baseline. One JSON line per (router, dataset) on stdout.
 
     python peers_bench.py --router NAME [--router NAME ...]   (default: all)
 
@@ -11,6 +11,9 @@ Every router gets the same key: the URL without its scheme, host first, as a pat
 (gh://get/repos/octocat/Hello-World -> /get/repos/octocat/Hello-World), prepared before
 timing. Patterns are converted the same way to each router's syntax:
     routrie   /get/repos/:owner/:repo         Router({path: idx}).find(path) -> (idx, [(k, v)])
+    pymatchit /get/repos/{owner}/{repo}       PyRouter().insert(path, idx); at(path) -> (idx, {k: v}) or None
+    python-matchit /get/repos/{owner}/{repo}  matchit.Router().insert(path, idx); at(path) -> MatchResult
+                                              (.value, .params dict); a miss raises LookupError
     xrtr      /get/repos/:owner/:repo         RadixTree.insert(path, idx, ["GET"]); get(path, "GET")
     falcon    /get/repos/{owner}/{repo}       falcon.routing.CompiledRouter add_route/find
     werkzeug  /get/repos/<owner>/<repo>       Map([Rule(...)]).bind("bench.local").match(path)
@@ -87,6 +90,65 @@ def build_routrie(ds):
         return one_pass
 
     return lookup, make_pass, {"version": version("routrie")}
+
+
+def build_pymatchit(ds):
+    from pymatchit import PyRouter  # Rust matchit through PyO3
+    router = PyRouter()
+    for i, r in enumerate(ds.rows):
+        router.insert("/" + SLUG.sub(r"{\1}", r.pattern_path), i)
+    paths = [r.url_path for r in ds.rows]
+
+    def lookup(i):
+        return router.at(paths[i])
+
+    def make_pass(order):
+        keys = [paths[i] for i in order]
+        at = router.at
+
+        def one_pass():
+            acc = 0
+            for k in keys:
+                m = at(k)
+                if m is not None:
+                    acc += m[0]
+                    for v in m[1].values():
+                        acc += len(v)
+            return acc
+        return one_pass
+
+    return lookup, make_pass, {"version": version("pymatchit")}
+
+
+def build_python_matchit(ds):
+    from matchit import Router  # python-matchit: Rust matchit through PyO3
+    router = Router()
+    for i, r in enumerate(ds.rows):
+        router.insert("/" + SLUG.sub(r"{\1}", r.pattern_path), i)
+    paths = [r.url_path for r in ds.rows]
+
+    def lookup(i):
+        try:
+            m = router.at(paths[i])
+        except LookupError:
+            return None
+        return m.value, m.params
+
+    def make_pass(order):
+        keys = [paths[i] for i in order]
+        at = router.at
+
+        def one_pass():
+            acc = 0
+            for k in keys:
+                m = at(k)  # every URL is known: a miss would raise
+                acc += m.value
+                for v in m.params.values():
+                    acc += len(v)
+            return acc
+        return one_pass
+
+    return lookup, make_pass, {"version": version("python-matchit")}
 
 
 def build_xrtr(ds):
@@ -199,6 +261,8 @@ def build_werkzeug(ds):
 
 ROUTERS = {
     "routrie": build_routrie,
+    "pymatchit": build_pymatchit,
+    "python-matchit": build_python_matchit,
     "xrtr": build_xrtr,
     "falcon": build_falcon,
     "werkzeug": build_werkzeug,

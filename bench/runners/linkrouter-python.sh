@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# LinkRouter slot: the Python binding runner. Skips (with a note) until
-# bench/python/linkrouter_bench.py exists. Then runs it with the bench venv's Python,
-# bindings/python (and bindings/python/src) on PYTHONPATH and LINKROUTER_LIB_DIR set
-# when a liblinkrouter.so is found, so the binding can load it without installing.
-# The script imports bench_common and prints rows with router "linkrouter", lang "python".
+# LinkRouter's Python binding: bench/python/linkrouter_bench.py (rows linkrouter/resolve, lang "python", each
+# with the binding it loaded) run with the bench venv's Python, bindings/python (and bindings/python/src) on
+# PYTHONPATH and LINKROUTER_LIB_DIR set when a liblinkrouter.so is found (build/lib first), so the binding
+# loads it without installing.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
@@ -13,10 +12,10 @@ if [ ! -f "$SRC" ]; then
     exit 0
 fi
 if ! bench_ensure_venv; then
-    bench_error_rows linkrouter python "could not create the venv $BENCH_VENV"
+    bench_error_rows linkrouter/resolve python "could not create the venv $BENCH_VENV"
     exit 0
 fi
-for d in ${LINKROUTER_LIB_DIR:-} "$REPO_ROOT/.build/release" "$REPO_ROOT/build" "$REPO_ROOT/lib"; do
+for d in ${LINKROUTER_LIB_DIR:-} "$REPO_ROOT/build/lib" "$REPO_ROOT/.build/release" "$REPO_ROOT/build" "$REPO_ROOT/lib"; do
     if [ -n "$d" ] && [ -f "$d/liblinkrouter.so" ]; then export LINKROUTER_LIB_DIR="$d"; break; fi
 done
 export PYTHONPATH="$REPO_ROOT/bindings/python:$REPO_ROOT/bindings/python/src${PYTHONPATH:+:$PYTHONPATH}"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runner: Python peers (routrie, xrtr, falcon, werkzeug) and a dict baseline, from
+# Runner: Python peers (routrie, pymatchit, python-matchit, xrtr, falcon, werkzeug) and a dict baseline, from
 # bench/.venv. One process per router, so a crash or a memory-hungry table in one
 # does not affect the others.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-ROUTERS="${BENCH_PY_ROUTERS:-routrie xrtr falcon werkzeug python-dict}"
+ROUTERS="${BENCH_PY_ROUTERS:-routrie pymatchit python-matchit xrtr falcon werkzeug python-dict}"
 if ! bench_ensure_venv; then
     for r in $ROUTERS; do bench_error_rows "$r" python "could not create the venv $BENCH_VENV"; done
     exit 0

@@ -1,8 +1,10 @@
-// linkrouter-bench: LinkRouter's Swift API on the shared datasets (rows with lang "swift").
+// linkrouter-bench: LinkRouter's Swift API on the shared datasets (rows with lang "swift"), both on every dataset:
 //
-//   linkrouter        Router.withMatch(url) { view in ... }: the zero-allocation path; each parameter read
-//                     as a String with view[name] (routing-kit's runner reads parameters.get(name)).
-//   linkrouter-match  Router.resolve(url): the full Match value (Strings, the merged params dictionary).
+//   linkrouter/withMatch  Router.withMatch(url) { view in ... }: the zero-allocation path; the target read
+//                         (view.target) and each parameter as a String with view[name] (routing-kit's runner
+//                         reads parameters.get(name)).
+//   linkrouter/resolve    Router.resolve(url) -> Match?, what a new user writes: m.target and m.params[name]
+//                         for each parameter.
 //
 // The route's target is its row index; every URL must reach its own route with exactly the expected
 // parameters before anything is timed.
@@ -11,13 +13,14 @@ import Foundation
 import LinkRouter
 
 var failures = 0
+let rowNames = ["linkrouter/withMatch", "linkrouter/resolve"]
 
 for name in Bench.datasetNames {
     let ds: Dataset
     do {
         ds = try Bench.load(name)
     } catch {
-        Bench.errorRow(router: "linkrouter", dataset: name, routes: 0, wrongAnswer: false, error: "\(error)")
+        for r in rowNames { Bench.errorRow(router: r, dataset: name, routes: 0, wrongAnswer: false, error: "\(error)") }
         failures += 1
         continue
     }
@@ -26,7 +29,9 @@ for name in Bench.datasetNames {
     do {
         try router.add(ds.rows.enumerated().map { RouteSpec($1.pattern, target: String($0)) })
     } catch {
-        Bench.errorRow(router: "linkrouter", dataset: ds.name, routes: ds.count, wrongAnswer: false, error: error.message)
+        for r in rowNames {
+            Bench.errorRow(router: r, dataset: ds.name, routes: ds.count, wrongAnswer: false, error: error.message)
+        }
         failures += 1
         continue
     }
@@ -46,17 +51,19 @@ for name in Bench.datasetNames {
     }
     if let err = viewError ?? matchError {
         Bench.log("linkrouter \(ds.name): VERIFICATION FAILED: \(err)")
-        Bench.errorRow(router: "linkrouter", dataset: ds.name, routes: ds.count, wrongAnswer: true, error: err)
+        for r in rowNames { Bench.errorRow(router: r, dataset: ds.name, routes: ds.count, wrongAnswer: true, error: err) }
         failures += 1
         continue
     }
     let extra: [String: Any] = ["version": LinkRouterVersion.string, "build_ms": (buildMs * 10).rounded() / 10]
-    Bench.time(router: "linkrouter", dataset: ds, extra: extra) { order, n in
+    var withMatchExtra = extra
+    withMatchExtra["api"] = "Router.withMatch(url) { view in view.target, view[name] for every parameter }"
+    Bench.time(router: "linkrouter/withMatch", dataset: ds, extra: withMatchExtra) { order, n in
         var acc: UInt64 = 0
         for k in 0..<n {
             let i = order[k]
             let got = try? router.withMatch(urls[i]) { v -> UInt64 in
-                var a = UInt64(v.routeID)
+                var a = UInt64(v.target.utf8.count)
                 for name in names[i] { a &+= UInt64(v[name]?.utf8.count ?? 0) }
                 return a
             }
@@ -64,17 +71,18 @@ for name in Bench.datasetNames {
         }
         return acc
     }
-    if ds.name == "github" {
-        Bench.time(router: "linkrouter-match", dataset: ds, extra: extra) { order, n in
-            var acc: UInt64 = 0
-            for k in 0..<n {
-                let i = order[k]
-                if let m = try? router.resolve(urls[i]) {
-                    for name in names[i] { acc &+= UInt64(m.params[name]?.utf8.count ?? 0) }
-                }
+    var resolveExtra = extra
+    resolveExtra["api"] = "Router.resolve(url) -> Match: m.target, m.params[name] for every parameter"
+    Bench.time(router: "linkrouter/resolve", dataset: ds, extra: resolveExtra) { order, n in
+        var acc: UInt64 = 0
+        for k in 0..<n {
+            let i = order[k]
+            if let m = try? router.resolve(urls[i]) {
+                acc &+= UInt64(m.target.utf8.count)
+                for name in names[i] { acc &+= UInt64(m.params[name]?.utf8.count ?? 0) }
             }
-            return acc
         }
+        return acc
     }
 }
 exit(failures == 0 ? 0 : 1)
