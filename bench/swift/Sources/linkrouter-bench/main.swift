@@ -47,7 +47,7 @@ for name in Bench.datasetNames {
         }) ?? nil
     }
     let matchError = Bench.verify(ds) { i in
-        (try? router.resolve(urls[i])).flatMap { $0 }.map { (Int($0.target) ?? -1, $0.params) }
+        (try? router.resolve(urls[i])).flatMap { $0 }.map { (Int($0.target) ?? -1, $0.params.dictionary) }
     }
     if let err = viewError ?? matchError {
         Bench.log("linkrouter \(ds.name): VERIFICATION FAILED: \(err)")
