@@ -201,6 +201,8 @@ extension Limits {
         case 5: return \.regexMatchLimit
         case 6: return \.regexDepthLimit
         case 7: return \.regexStartLimit
+        case 8: return \.maxPending
+        case 9: return \.replyTimeoutMilliseconds
         default: throw RouterError(.misuse, "unknown limit \(limit) (see enum lr_limit)")
         }
     }

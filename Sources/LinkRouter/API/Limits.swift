@@ -19,6 +19,11 @@ public struct Limits: Sendable, Equatable {
     /// bounds the work at one start offset, this bounds the number of offsets, so a search costs at most
     /// `regexStartLimit × regexMatchLimit` steps (about 40 ms here for an adversarial URL and regex).
     public var regexStartLimit: Int = 1_024
+    /// Most opens one guard's queue holds (deferred opens waiting for `Router.resume`). An open deferred when
+    /// its guard's queue is full fails with `.limit` (and a warning in the log): nothing already parked is lost.
+    public var maxPending: Int = 64
+    /// How long `open` waits for a handler's reply when the caller sets no timeout, in milliseconds.
+    public var replyTimeoutMilliseconds: Int = 10_000
 
     public init() {}
 

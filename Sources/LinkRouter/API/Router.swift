@@ -25,6 +25,8 @@ public final class Router: Sendable {
     /// Serializes changes: each one reads the current snapshot, builds the next and publishes it. (It counts
     /// the changes, which nothing reads: a `Locked<Void>` trips a ThreadSanitizer false positive.)
     private let writer = Locked<Int>(0)
+    /// Opens deferred by guards, by guard name, in the order they were parked (see Dispatch/Router+Open.swift).
+    let parked = Locked<[String: [ParkedOpen]]>([:])
 
     public init(limits: Limits = .default) {
         id = Router.nextID.add(1, ordering: .relaxed).newValue
@@ -99,13 +101,17 @@ public final class Router: Sendable {
     public func remove(_ pattern: String) throws(RouterError) {
         try update { state throws(RouterError) in
             let parsed = try Pattern.parse(pattern, limits: state.limits)
-            return state.with(table: try state.table.updating { store throws(RouterError) in try store.remove(parsed) })
+            var removed = -1
+            let table = try state.table.updating { store throws(RouterError) in removed = try store.remove(parsed) }
+            // The route's own handler goes with it.
+            let dispatch = state.dispatch.byRoute[removed] == nil ? nil : state.dispatch.with { $0.byRoute[removed] = nil }
+            return state.with(table: table, dispatch: dispatch)
         }
     }
 
-    /// Removes every route (rewrite rules stay).
+    /// Removes every route and the routes' own handlers (rewrite rules, target handlers and guards stay).
     public func removeAll() {
-        try? update { $0.with(table: $0.table.cleared) }
+        try? update { $0.with(table: $0.table.cleared, dispatch: $0.dispatch.with { $0.byRoute = [:] }) }
     }
 
     /// The routes, in the order they were added.
@@ -148,6 +154,8 @@ public final class Router: Sendable {
             ("regexMatchLimit", limits.regexMatchLimit, 1...Int(UInt32.max)),
             ("regexDepthLimit", limits.regexDepthLimit, 1...Int(UInt32.max)),
             ("regexStartLimit", limits.regexStartLimit, 0...(1 << 30)),
+            ("maxPending", limits.maxPending, 0...(1 << 20)),
+            ("replyTimeoutMilliseconds", limits.replyTimeoutMilliseconds, 1...(1 << 31)),
         ]
         for (name, value, range) in checks where !range.contains(value) {
             throw .misuse("limit \(name) = \(value) is out of range \(range.lowerBound)...\(range.upperBound)")

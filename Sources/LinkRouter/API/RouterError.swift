@@ -23,6 +23,14 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         case io = -9
         /// Memory could not be allocated.
         case noMemory = -10
+        /// A guard denied the URL being opened; the message is the guard's.
+        case denied = -11
+        /// The handler did not reply in time (or a reply came after the open stopped waiting).
+        case timeout = -12
+        /// A reply was completed a second time, or is unknown.
+        case replied = -13
+        /// A handler or guard failed without a code of its own.
+        case handler = -14
     }
 
     public let code: Code

@@ -206,8 +206,10 @@ struct TableStore {
         if sequence == nil { nextSequence += 1 }
     }
 
-    /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals).
-    mutating func remove(_ pattern: Pattern) throws(RouterError) {
+    /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals), and
+    /// returns its id.
+    @discardableResult
+    mutating func remove(_ pattern: Pattern) throws(RouterError) -> Int {
         guard let (scheme, node) = walk(pattern, create: false) else {
             throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'")
         }
@@ -219,11 +221,13 @@ struct TableStore {
             nodes[Int(node)].route = -1
             if let key = TableStore.staticKey(pattern) { setStatic(scheme, key, route: -1) }
         }
+        let sequence = blob(id)?.sequence ?? -1
         routes[Int(id)].blob = nil
         liveRoutes -= 1
         deadRoutes += 1
         // Removed routes leave their nodes and bytes behind; rebuild once they outnumber the live ones.
         if deadRoutes > 256 && deadRoutes > liveRoutes { compact() }
+        return sequence
     }
 
     /// The live routes, in the order they were added.

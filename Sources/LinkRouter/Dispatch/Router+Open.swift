@@ -1,0 +1,268 @@
+import Dispatch
+
+/// Opening a URL: the one place it happens, for Swift, C and (through C) every other binding.
+///
+///     rewrite → resolve ──no route──→ unmatched handler (or "unmatched")
+///                 │
+///           global guards, then the route's required guards, in order:
+///           allow → next · deny → fails (.denied) · defer → parked in that guard's queue (.deferred)
+///                 │
+///           the route's handler, else its target's (none: fails .notFound)
+///           run on the request's executor (or here), its reply awaited up to the timeout
+///
+/// No lock is held while a guard or handler runs, so they may call back into the router: open another URL,
+/// add a route, resume a queue.
+extension Router {
+    /// The current snapshot, retained: for work that calls out to guards and handlers, which may change the
+    /// router (and with it this thread's snapshot cache).
+    func snapshot() -> RouterState { withState { $0 } }
+
+    /// Opens `request` and calls `done` exactly once with the outcome: before returning when the handler runs
+    /// here and replies at once, later (from whichever thread replies, or from the timer) otherwise.
+    package func start(_ request: OpenRequest, done: @escaping @Sendable (OpenResult) -> Void) {
+        let state = snapshot()
+        let log = state.dispatch.log
+        log(.debug, "open \(request.url)")
+        let match: Match
+        do {
+            guard let m = try makeMatch(state, request) else {
+                unmatched(state, request, done)
+                return
+            }
+            match = m
+        } catch {
+            log(.info, "open \(request.url): \(error)")
+            done(.failed(error))
+            return
+        }
+        if match.wasRewritten { log(.info, "rewrote \(request.url) to \(match.rewritten)") }
+        log(.info, "matched \(match.url) to \(match.pattern) (target \(match.target))")
+
+        switch runGuards(state, match) {
+        case .allowed:
+            break
+        case .denied(let error):
+            done(.failed(error))
+            return
+        case .deferred(let guardName):
+            done(park(request, guardName, state))
+            return
+        }
+        guard let handler = state.dispatch.handler(for: match) else {
+            let error = RouterError(.notFound, "route '\(excerpt(match.pattern))' (target '\(excerpt(match.target))') has no handler")
+            log(.error, "open \(request.url): \(error.message)")
+            done(.failed(error))
+            return
+        }
+        invoke(state, request, match, done) { reply in handler.run(match, reply) }
+    }
+
+    /// The match for `request` (its string extras take part in the parameters), or nil.
+    private func makeMatch(_ state: RouterState, _ request: OpenRequest) throws(RouterError) -> Match? {
+        let strings = request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
+        return try request.url.withSpan { span throws(RouterError) in
+            try withExtraSpans(strings) { extras throws(RouterError) in
+                try MatchStorage.make(state, span, extras: extras).map { Match($0, extra: request.extra, context: request.context) }
+            }
+        }
+    }
+
+    private enum GuardOutcome {
+        case allowed
+        case denied(RouterError)
+        case deferred(String)
+    }
+
+    /// The global guards in the order they were added, then the route's required ones in its order (each guard
+    /// once). A required guard that is not registered denies: a missing check never lets a URL through.
+    private func runGuards(_ state: RouterState, _ match: Match) -> GuardOutcome {
+        let dispatch = state.dispatch, log = dispatch.log
+        let required = match.record.requiresCount
+        if dispatch.globalGuards.isEmpty && required == 0 { return .allowed }
+        var names = dispatch.globalGuards
+        for name in match.requires where !names.contains(name) { names.append(name) }
+        for name in names {
+            guard let check = dispatch.guards[name] else {
+                let error = RouterError(.denied, "guard '\(excerpt(name))' required by route '\(excerpt(match.pattern))' is not registered")
+                log(.error, "open \(match.url): \(error.message)")
+                return .denied(error)
+            }
+            switch check.check(match) {
+            case .allow:
+                log(.info, "guard \(name): allow \(match.url)")
+            case .deny(let message):
+                log(.info, "guard \(name): deny \(match.url): \(message)")
+                return .denied(RouterError(.denied, message.isEmpty ? "denied by guard '\(excerpt(name))'" : message))
+            case .defer:
+                log(.info, "guard \(name): defer \(match.url)")
+                return .deferred(name)
+            }
+        }
+        return .allowed
+    }
+
+    /// Parks `request` in `guardName`'s queue, unless the queue is full.
+    private func park(_ request: OpenRequest, _ guardName: String, _ state: RouterState) -> OpenResult {
+        let limit = state.limits.maxPending
+        let count = parked.withLock { queues -> Int? in
+            let count = queues[guardName, default: []].count
+            guard count < limit else { return nil }
+            queues[guardName, default: []].append(ParkedOpen(request: request, guardName: guardName))
+            return count + 1
+        }
+        guard let count else {
+            let error = RouterError(.limit, "the queue of guard '\(excerpt(guardName))' is full (\(limit) opens, limit maxPending): "
+                                    + "'\(excerpt(request.url))' was not parked")
+            state.dispatch.log(.warning, error.message)
+            return .failed(error)
+        }
+        state.dispatch.log(.info, "parked \(request.url) in \(guardName) (\(count) of \(limit))")
+        return .opened(.deferred(guard: guardName))
+    }
+
+    private func unmatched(_ state: RouterState, _ request: OpenRequest, _ done: @escaping @Sendable (OpenResult) -> Void) {
+        guard let handler = state.dispatch.unmatched else {
+            state.dispatch.log(.info, "no route for \(request.url), and no unmatched handler")
+            done(.unmatched)
+            return
+        }
+        state.dispatch.log(.info, "no route for \(request.url): unmatched handler")
+        let url = UnmatchedURL(url: request.url, extra: request.extra, context: request.context)
+        invoke(state, request, nil, done) { reply in
+            do {
+                reply.complete(.success(try handler.body(url)))
+            } catch {
+                reply.complete(.failure(error))
+            }
+        }
+    }
+
+    /// Runs `work` (a handler given its reply) on the request's executor or here, and sees the reply through:
+    /// its value or error goes to `done`, or the timeout does.
+    private func invoke(_ state: RouterState, _ request: OpenRequest, _ match: Match?,
+                        _ done: @escaping @Sendable (OpenResult) -> Void, _ work: @escaping @Sendable (Reply) -> Void) {
+        let log = state.dispatch.log
+        let url = request.url
+        let reply = Reply(match) { result in
+            switch result {
+            case .success(let value):
+                log(.debug, "open \(url): handled")
+                done(.opened(.value(value)))
+            case .failure(let error):
+                log(.error, "open \(url): the handler failed: \(error)")
+                done(.failed(error))
+            }
+        }
+        if let executor = request.executor {
+            executor.execute { work(reply) }
+        } else {
+            work(reply)
+        }
+        guard !reply.isDone else { return }
+        // Not answered yet: the timeout decides, unless the reply comes first. The timer holds the reply weakly,
+        // so a reply answered (or dropped, which answers it) is freed at once.
+        let timeout = request.timeout ?? .milliseconds(state.limits.replyTimeoutMilliseconds)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds(timeout))) { [weak reply] in
+            let error = RouterError(.timeout, "'\(excerpt(url))': the handler did not reply within \(timeout)")
+            if let reply, reply.expire(error) { log(.warning, error.message) }
+        }
+    }
+
+    /// `d` in whole nanoseconds, clamped to 0 ... Int.max.
+    private func nanoseconds(_ d: Duration) -> Int {
+        let (seconds, attoseconds) = d.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        guard seconds < Int64.max / 1_000_000_000 - 1 else { return Int.max }
+        return Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    // MARK: Blocking and async front ends
+
+    /// `start`, waited for.
+    package func openResult(_ request: OpenRequest) -> OpenResult {
+        let latch = Latch<OpenResult>()
+        start(request) { latch.set($0) }
+        return latch.wait()
+    }
+
+    /// The Swift view of an outcome: "unmatched" is an error there.
+    static func opened(_ result: OpenResult, _ url: String) throws -> Opened {
+        switch result {
+        case .opened(let opened): return opened
+        case .unmatched: throw RouterError(.notFound, "no route matches '\(excerpt(url))' and there is no unmatched handler")
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Opens `request`: resolves it, runs its guards and calls its handler (on `request.executor` when given),
+    /// waiting for the reply. Returns the handler's value, or `.deferred` when a guard parked the open.
+    /// Throws the handler's error unchanged, `.denied`, `.timeout`, `.notFound` (no route and no unmatched
+    /// handler, or a route without a handler), `.limit` (a full queue, a URL over a limit), `.invalidURL`.
+    @discardableResult
+    public func open(_ request: OpenRequest) throws -> Opened {
+        try Router.opened(openResult(request), request.url)
+    }
+
+    /// `open(OpenRequest(url, extra:, context:, executor:, timeout:))`.
+    @discardableResult
+    public func open(_ url: String, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
+                     on executor: (any Executor)? = nil, timeout: Duration? = nil) throws -> Opened {
+        try open(OpenRequest(url, extra: extra, context: context, executor: executor, timeout: timeout))
+    }
+
+    /// Opens without blocking: `completion` gets the outcome exactly once, from the thread that had it.
+    public func open(_ request: OpenRequest, completion: @escaping @Sendable (Result<Opened, any Error>) -> Void) {
+        let url = request.url
+        start(request) { result in completion(Result { try Router.opened(result, url) }) }
+    }
+
+    /// Opens from async code, suspending (not blocking a thread) until the reply: the way to open URLs whose
+    /// handlers are `async`, or run on an actor or queue the caller is on.
+    @discardableResult
+    public func open(_ request: OpenRequest) async throws -> Opened {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<OpenResult, Never>) in
+            start(request) { continuation.resume(returning: $0) }
+        }
+        return try Router.opened(result, request.url)
+    }
+
+    /// `await open(OpenRequest(url, extra:, context:, executor:, timeout:))`.
+    @discardableResult
+    public func open(_ url: String, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
+                     on executor: (any Executor)? = nil, timeout: Duration? = nil) async throws -> Opened {
+        try await open(OpenRequest(url, extra: extra, context: context, executor: executor, timeout: timeout))
+    }
+
+    // MARK: Deferred opens
+
+    /// Replays the opens parked by `guardName`, in the order they were parked, each through the whole open path
+    /// (a URL that no longer routes goes to the unmatched handler; one deferred again is parked again, after
+    /// the others), and returns what each came to. Each replay is waited for before the next.
+    @discardableResult
+    public func resume(_ guardName: String) -> [ReplayedOpen] {
+        let entries = takeParked(guardName)
+        snapshot().dispatch.log(.info, "resume \(guardName): replaying \(entries.count) parked open(s)")
+        return entries.map { parked in
+            snapshot().dispatch.log(.info, "replay \(parked.url) from \(guardName)")
+            return ReplayedOpen(parked: parked, result: Result { try Router.opened(openResult(parked.request), parked.url) })
+        }
+    }
+
+    /// The parked opens of `guardName` taken out of its queue (the C resume replays them itself).
+    package func takeParked(_ guardName: String) -> [ParkedOpen] {
+        parked.withLock { queues in queues.removeValue(forKey: guardName) ?? [] }
+    }
+
+    /// The opens parked by `guardName`, in order.
+    public func pending(_ guardName: String) -> [ParkedOpen] {
+        parked.withLock { $0[guardName] ?? [] }
+    }
+
+    /// Discards the opens parked by `guardName` and returns them.
+    @discardableResult
+    public func dropPending(_ guardName: String) -> [ParkedOpen] {
+        let dropped = takeParked(guardName)
+        if !dropped.isEmpty { snapshot().dispatch.log(.info, "dropped \(dropped.count) parked open(s) from \(guardName)") }
+        return dropped
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A value set once by one thread and awaited by another: a blocking `open` waits on one for its result.
+/// pthread primitives, so ThreadSanitizer sees the hand-off.
+final class Latch<Value: Sendable>: @unchecked Sendable {
+    // SAFETY: `value` is only touched between pthread_mutex_lock and pthread_mutex_unlock of `mutex`; both
+    // pthread objects live at fixed heap addresses for the object's lifetime.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let cond: UnsafeMutablePointer<pthread_cond_t>
+    private var value: Value?
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        cond = .allocate(capacity: 1)
+        cond.initialize(to: pthread_cond_t())
+        pthread_cond_init(cond, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        cond.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Sets the value (the first set wins) and wakes the waiter.
+    func set(_ v: Value) {
+        pthread_mutex_lock(mutex)
+        if value == nil { value = v }
+        pthread_cond_broadcast(cond)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits until the value is set.
+    func wait() -> Value {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while true {
+            if let value { return value }
+            pthread_cond_wait(cond, mutex)
+        }
+    }
+}
