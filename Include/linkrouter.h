@@ -81,7 +81,13 @@ enum lr_status {
     LR_ENOTFOUND =  -7,  /* the route or rule to remove does not exist */
     LR_ETABLE    =  -8,  /* a malformed route table file */
     LR_EIO       =  -9,  /* a file could not be read or written */
-    LR_ENOMEM    = -10   /* memory could not be allocated */
+    LR_ENOMEM    = -10,  /* memory could not be allocated */
+    LR_DEFERRED  =   2,  /* lr_router_open: a guard deferred the URL; it waits in that guard's queue (an expected
+                            outcome, not an error: lr_router_resume replays it) */
+    LR_EDENIED   = -11,  /* lr_router_open: a guard denied the URL; the message is the guard's */
+    LR_ETIMEOUT  = -12,  /* lr_router_open: the handler did not reply in time; also a reply that came too late */
+    LR_EREPLIED  = -13,  /* a reply completed a second time, or one the library does not know */
+    LR_EHANDLER  = -14   /* a handler or guard failed without a status code of its own */
 };
 
 /* Static English text for a status code ("no match", "malformed pattern", ...); never NULL. */
@@ -166,8 +172,12 @@ enum lr_limit {
     LR_LIMIT_REGEX_MATCH = 5,  /* PCRE2 match limit of a rewrite regex, per start offset; default 10000 */
     LR_LIMIT_REGEX_DEPTH = 6,  /* PCRE2 depth limit of a rewrite regex (interpreter only: PCRE2's JIT
                                   is bounded by a 1 MiB JIT stack per thread instead);  default 1000  */
-    LR_LIMIT_REGEX_START = 7   /* a rewrite regex is tried at start offsets up to this byte only, so a
+    LR_LIMIT_REGEX_START = 7,  /* a rewrite regex is tried at start offsets up to this byte only, so a
                                   search costs at most START x MATCH steps;             default 1024  */
+    LR_LIMIT_PENDING     = 8,  /* most deferred opens one guard's queue holds; an open deferred when
+                                  its queue is full fails with LR_ELIMIT;               default 64    */
+    LR_LIMIT_REPLY_TIMEOUT_MS = 9  /* how long lr_router_open waits for a handler's reply when the
+                                  caller sets no timeout, milliseconds;                 default 10000 */
 };
 
 /* Sets a limit. LR_OK, or LR_EMISUSE for an unknown limit or a value out of its range (e.g. a zero length). */
@@ -352,6 +362,188 @@ int lr_router_rewrite(lr_router *r, const char *url, char **out);
 
 /* Frees a string the library allocated. NULL is a no-op. */
 void lr_string_free(char *s);
+
+/* ------------------------------------------------------------------------------------------------------------
+ * Opening URLs: handlers, guards, deferred links, executors, logging.
+ *
+ * lr_router_open(r, url, opts, &result) rewrites and resolves `url`, runs the router's global guards and then
+ * the route's required guards (in the order the route lists them), then calls the route's handler -- or, when
+ * the route has none, the handler of its target -- and returns what the handler returned:
+ *
+ *     static int user_page(const lr_match *m, void *context, void *user_data, void **result,
+ *                          const char **message) {
+ *         *result = make_user_page(lr_match_get(m, "id"));
+ *         return LR_OK;
+ *     }
+ *     lr_handler h = { user_page, NULL, NULL, NULL };
+ *     lr_router_handle(r, "app://user/:id", &h);
+ *     void *page;
+ *     if (lr_router_open(r, "app://user/42", NULL, &page) == LR_OK) show(page);
+ *
+ * The outcomes of an open:
+ *   LR_OK        the handler's (or the unmatched handler's) result is in *result
+ *   LR_DEFERRED  a guard deferred the URL: it is parked, with its extras and context, in that guard's queue
+ *                until lr_router_resume replays it (lr_router_pending lists them, lr_router_drop_pending drops)
+ *   LR_NOMATCH   no route matches, and the router has no unmatched handler
+ *   LR_EDENIED   a guard denied the URL (lr_last_error() is its message), or a guard the route requires is not
+ *                registered (a missing check never lets a URL through)
+ *   LR_ETIMEOUT  the handler did not reply within the timeout
+ *   LR_ENOTFOUND the route has no handler, nor has its target
+ *   LR_ELIMIT    the guard's queue is full (LR_LIMIT_PENDING), or a limit of lr_router_resolve
+ *   the handler's own negative status (LR_EHANDLER when it gives none), or the errors of lr_router_resolve.
+ *
+ * Handlers and guards run with no lock held: they may open other URLs, add routes or resume queues. The match
+ * they are given is lent for the call (for an asynchronous handler: until it replies); lr_match_clone keeps a
+ * copy. Every callback comes with user_data and an optional release(user_data), which the library calls once
+ * nothing can call the callback any more: after its route, guard or router is gone and no open in flight still
+ * uses it, from whichever thread lets go last. A registration that fails keeps nothing and releases nothing.
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* A synchronous handler: sets *result (any pointer; leaving it NULL is "fire and forget") and returns LR_OK, or
+   returns a negative status to fail the open, with an optional *message (copied at once). */
+typedef int (*lr_handler_fn)(const lr_match *m, void *context, void *user_data, void **result, const char **message);
+
+/* An identifier of a pending reply, handed to an asynchronous handler. */
+typedef uint64_t lr_reply;
+
+/* An asynchronous handler: completes `reply` exactly once, now or later, from any thread, with lr_reply_send or
+   lr_reply_fail (FFRouter's callback). A reply that never comes ends the open with LR_ETIMEOUT. */
+typedef void (*lr_async_handler_fn)(const lr_match *m, void *context, void *user_data, lr_reply reply);
+
+/* Frees what a callback's user_data holds; called once (see above). */
+typedef void (*lr_release_fn)(void *user_data);
+
+/* A handler: exactly one of `call` and `call_async` is set. */
+typedef struct lr_handler {
+    lr_handler_fn       call;
+    lr_async_handler_fn call_async;
+    void               *user_data;
+    lr_release_fn       release;     /* may be NULL */
+} lr_handler;
+
+/* Adds a route for `pattern` (its target is the pattern itself) with its handler, in one change: an open never
+   sees the route without it. Codes as lr_router_add, and LR_EMISUSE for a handler with neither or both calls. */
+int lr_router_handle(lr_router *r, const char *pattern, const lr_handler *handler);
+
+/* A route with everything it may carry, for lr_router_add_routes. */
+typedef struct lr_route {
+    const char        *pattern;
+    const char        *target;          /* NULL: the pattern */
+    const char        *name;            /* NULL: none; unique in the router */
+    const char *const *requires;        /* the guards this route requires, in the order they run */
+    size_t             requires_count;
+    const char *const *meta_keys;       /* string key/values the route's matches report */
+    const char *const *meta_values;
+    size_t             meta_count;
+    const lr_handler  *handler;         /* NULL: none (its target's handler answers, if any) */
+} lr_route;
+
+/* Adds `count` routes at once, all or none, as lr_router_add_many does (*failed_index names a refused one). */
+int lr_router_add_routes(lr_router *r, const lr_route *routes, size_t count, size_t *failed_index);
+
+/* Sets the handler of every route whose target is `target` and that has no handler of its own: how routes from
+   a table file, which name targets, get their code. A NULL handler removes it. LR_OK, LR_EMISUSE, LR_EINVAL. */
+int lr_router_handle_target(lr_router *r, const char *target, const lr_handler *handler);
+
+/* Completes an asynchronous handler's reply with `result` (LR_OK), or refuses: LR_EREPLIED when it was completed
+   before (or is unknown), LR_ETIMEOUT when the open stopped waiting (the result is then not delivered: it is
+   still the handler's). */
+int lr_reply_send(lr_reply reply, void *result);
+
+/* Completes a reply with a failure: the open returns `code` (negative; LR_EHANDLER otherwise) and `message`
+   (may be NULL). Codes as lr_reply_send, and LR_EMISUSE for a code that is not negative. */
+int lr_reply_fail(lr_reply reply, int code, const char *message);
+
+/* The handler for URLs no route matches (FFRouter's unregistered-URL handler), called by lr_router_open, never by
+   lr_router_can_route: sets *result and returns LR_OK, or a negative status (and *message). Per-scheme fallbacks
+   ("every https URL to the web page") are ordinary routes such as "https:// *rest" (without the space). */
+typedef int (*lr_unmatched_fn)(const char *url, void *context, void *user_data, void **result, const char **message);
+
+/* Sets the unmatched handler (a NULL fn removes it). LR_OK, LR_EMISUSE. */
+int lr_router_set_unmatched(lr_router *r, lr_unmatched_fn fn, void *user_data, lr_release_fn release);
+
+/* A guard's verdict. */
+enum lr_verdict {
+    LR_ALLOW = 0,  /* go on to the next guard, then the handler */
+    LR_DENY  = 1,  /* the open fails with LR_EDENIED and the guard's *message (Router-objc's willPerformURL veto) */
+    LR_DEFER = 2   /* the open is parked in this guard's queue until lr_router_resume (a login-required link) */
+};
+
+/* A guard: returns a verdict (a negative status denies too), with an optional *message for LR_DENY. */
+typedef int (*lr_guard_fn)(const lr_match *m, void *context, void *user_data, const char **message);
+
+/* lr_router_add_guard flags. */
+#define LR_GUARD_GLOBAL 1  /* runs for every match, before the routes' required guards */
+
+/* Adds (or replaces) the guard `name`. Global guards run for every match, in the order they were added; the
+   others run for the routes that require them, after the global ones. LR_OK, LR_EMISUSE, LR_EINVAL. */
+int lr_router_add_guard(lr_router *r, const char *name, int flags, lr_guard_fn fn, void *user_data, lr_release_fn release);
+
+/* Removes the guard `name` (routes that require it are then denied). LR_OK, LR_ENOTFOUND, LR_EMISUSE. */
+int lr_router_remove_guard(lr_router *r, const char *name);
+
+/* Runs `work(arg)` somewhere, exactly once: a thread pool, a queue, the caller's event loop (URLMediator's "the
+   queue the caller chooses"). */
+typedef void (*lr_dispatch_fn)(void *executor, void (*work)(void *arg), void *arg);
+
+/* How to open a URL; NULL options mean: no extras, no context, the handler runs on the calling thread, the
+   router's reply timeout. */
+typedef struct lr_open_options {
+    const char *const *extra_names;   /* extra parameters (outrank path and query parameters) */
+    const char *const *extra_values;
+    size_t             extra_count;
+    void              *context;       /* handed to guards and the handler as it is, and parked with a deferred open */
+    lr_dispatch_fn     dispatch;      /* NULL: the handler runs on the calling thread */
+    void              *executor;      /* dispatch's first argument */
+    uint32_t           timeout_ms;    /* how long to wait for the reply; 0: LR_LIMIT_REPLY_TIMEOUT_MS */
+} lr_open_options;
+
+/* Opens `url` and waits for the outcome (see the top of this section); *result (when result is not NULL) gets
+   the handler's result on LR_OK, NULL otherwise. Blocking on a dispatch that needs the calling thread (its own
+   serial queue, say) waits until the timeout: use lr_router_open_async there. */
+int lr_router_open(lr_router *r, const char *url, const lr_open_options *opts, void **result);
+
+/* What an open came to, for lr_router_open_async and lr_router_resume; its strings live for the callback. */
+typedef struct lr_outcome {
+    int         status;    /* as lr_router_open returns */
+    void       *result;    /* the handler's result on LR_OK */
+    const char *message;   /* why it failed; "" otherwise */
+    const char *url;       /* the URL opened, as given */
+    void       *context;   /* the context it was opened with */
+} lr_outcome;
+
+typedef void (*lr_done_fn)(const lr_outcome *outcome, void *done_data);
+
+/* Opens `url` without waiting: done(outcome, done_data) is called exactly once, from the thread that has the
+   outcome (possibly this one, before lr_router_open_async returns). Returns LR_OK when the open started, or an
+   error for bad arguments (then `done` is not called). */
+int lr_router_open_async(lr_router *r, const char *url, const lr_open_options *opts, lr_done_fn done, void *done_data);
+
+/* Replays the opens parked by guard `name`, in the order they were parked, each through the whole open path (a
+   URL that no longer routes goes to the unmatched handler; one deferred again is parked again, after the
+   others), waiting for each; each(outcome, data) reports each one (each may be NULL). *replayed (when not NULL)
+   is their number. LR_OK, LR_EMISUSE. */
+int lr_router_resume(lr_router *r, const char *name, lr_done_fn each, void *data, size_t *replayed);
+
+/* Calls visit(url, context, data) for each open parked by guard `name`, in order; *count (when not NULL) is
+   their number. LR_OK, LR_EMISUSE. */
+int lr_router_pending(lr_router *r, const char *name, void (*visit)(const char *url, void *context, void *data),
+                      void *data, size_t *count);
+
+/* Discards the opens parked by guard `name`, calling visit(url, context, data) for each (so their contexts can be
+   freed); *dropped (when not NULL) is their number. LR_OK, LR_EMISUSE. */
+int lr_router_drop_pending(lr_router *r, const char *name, void (*visit)(const char *url, void *context, void *data),
+                           void *data, size_t *dropped);
+
+/* Log levels: each includes those above it. */
+enum lr_log_level { LR_LOG_OFF = 0, LR_LOG_ERROR = 1, LR_LOG_WARN = 2, LR_LOG_INFO = 3, LR_LOG_DEBUG = 4 };
+
+typedef void (*lr_log_fn)(int level, const char *message, void *user_data);
+
+/* Sends what opens do -- what matched, what was rewritten, which guard decided what, what was parked, replayed or
+   dropped, failures -- to fn at `level` and below (FFRouter's log switch). Off by default; LR_LOG_OFF or a NULL
+   fn turns it off, and off, no message is even made. LR_OK, LR_EMISUSE (an unknown level). */
+int lr_router_set_log(lr_router *r, int level, lr_log_fn fn, void *user_data, lr_release_fn release);
 
 #ifdef __cplusplus
 }

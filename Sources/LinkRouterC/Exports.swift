@@ -27,6 +27,11 @@ public func lr_errstr(_ code: Int32) -> UnsafePointer<CChar> {
     case -8: text = "malformed route table"
     case -9: text = "I/O error"
     case -10: text = "out of memory"
+    case 2: text = "deferred by a guard"
+    case -11: text = "denied by a guard"
+    case -12: text = "timed out waiting for the handler's reply"
+    case -13: text = "reply already completed or unknown"
+    case -14: text = "handler failed"
     default: text = "unknown status code"
     }
     return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)

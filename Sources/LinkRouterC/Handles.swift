@@ -211,3 +211,162 @@ extension Limits {
 
     mutating func set(_ limit: Int32, _ value: Int) throws(RouterError) { self[keyPath: try Limits.path(limit)] = value }
 }
+
+// MARK: - Callbacks, contexts, replies (Include/linkrouter.h, "Opening URLs")
+
+/// A C pointer carried through Swift as a value: an open's context, a handler's result. The library never
+/// dereferences it.
+struct CPointer: @unchecked Sendable {
+    // SAFETY: only handed back to C as it came; never dereferenced by the library.
+    let raw: UnsafeMutableRawPointer?
+}
+
+/// A C callback's user_data with its release function: release(user_data) runs when the last Swift closure
+/// holding this object goes away, i.e. once nothing can call the callback any more.
+final class CUserData: @unchecked Sendable {
+    // SAFETY: `userData` is opaque to the library; `armed` is written once, before the object is shared, when a
+    // registration fails (nothing was kept, so nothing is released).
+    let userData: UnsafeMutableRawPointer?
+    private let release: lr_release_fn?
+    var armed = true
+
+    init(_ userData: UnsafeMutableRawPointer?, _ release: lr_release_fn?) {
+        self.userData = userData
+        self.release = release
+    }
+
+    deinit {
+        if armed, let release { release(userData) }
+    }
+}
+
+/// A negative status from a C handler or reply, kept as it came so that lr_router_open returns it.
+struct CStatusError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    var description: String { message }
+}
+
+/// The C string a callback set through its `const char **message` argument, copied; nil when it set none.
+func message(_ p: UnsafePointer<CChar>?) -> String? {
+    guard let p else { return nil }
+    let span = ByteSpan(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
+    return span.isValidUTF8 ? span.string : "(a message that is not UTF-8)"
+}
+
+/// The `lr_match *` lent to a C callback, and the open's C context.
+private func cArguments(_ match: Match) -> (OpaquePointer, UnsafeMutableRawPointer?) {
+    (OpaquePointer(match.recordBase), (match.context as? CPointer)?.raw)
+}
+
+/// A C handler as a core `Handler`: the sync one returns its result or a `CStatusError`; the async one gets
+/// the reply's id from the registry.
+func handler(_ h: lr_handler, _ function: StaticString) throws(RouterError) -> (Handler, CUserData) {
+    let owner = CUserData(h.user_data, h.release)
+    switch (h.call, h.call_async) {
+    case let (call?, nil):
+        return (.sync { match in
+            let (m, context) = cArguments(match)
+            var result: UnsafeMutableRawPointer?
+            var text: UnsafePointer<CChar>?
+            let rc = call(m, context, owner.userData, &result, &text)
+            if rc >= 0 { return CPointer(raw: result) }
+            throw CStatusError(code: rc, message: message(text) ?? "the handler failed with status \(rc)")
+        }, owner)
+    case let (nil, callAsync?):
+        return (.callback { match, reply in
+            let (m, context) = cArguments(match)
+            callAsync(m, context, owner.userData, Replies.register(reply))
+        }, owner)
+    default:
+        owner.armed = false
+        throw RouterError(.misuse, "\(function): a handler sets exactly one of call and call_async")
+    }
+}
+
+/// The replies C handlers hold, by id: ids are never reused, so a completed (removed) one is known as such.
+enum Replies {
+    private static let table = Locked<(next: UInt64, replies: [UInt64: Reply])>((1, [:]))
+
+    static func register(_ reply: Reply) -> UInt64 {
+        table.withLock { t in
+            let id = t.next
+            t.next &+= 1
+            t.replies[id] = reply
+            return id
+        }
+    }
+
+    /// Completes reply `id` and forgets it: LR_OK, LR_ETIMEOUT or LR_EREPLIED.
+    static func complete(_ id: UInt64, _ result: Result<(any Sendable)?, any Error>) -> Int32 {
+        guard let reply = table.withLock({ $0.replies.removeValue(forKey: id) }) else {
+            ThreadState.with { $0.setError("reply \(id) was completed before, or is unknown") }
+            return RouterError.Code.replied.rawValue
+        }
+        switch reply.complete(result) {
+        case .delivered: return 0
+        case .timedOut:
+            ThreadState.with { $0.setError("reply \(id) came after its open stopped waiting (timeout)") }
+            return RouterError.Code.timeout.rawValue
+        case .alreadyReplied:
+            ThreadState.with { $0.setError("reply \(id) was completed before") }
+            return RouterError.Code.replied.rawValue
+        }
+    }
+}
+
+/// A C executor: dispatch(executor, work, arg) runs the work once, wherever it chooses.
+struct CExecutor: Executor {
+    let dispatch: lr_dispatch_fn
+    let executor: CPointer
+
+    private final class Work {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        dispatch(executor.raw, { arg in
+            guard let arg else { return }
+            Unmanaged<Work>.fromOpaque(arg).takeRetainedValue().run()
+        }, Unmanaged.passRetained(Work(work)).toOpaque())
+    }
+}
+
+/// An open request from C arguments.
+func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ function: StaticString) throws(RouterError) -> OpenRequest {
+    let url = try text(url, "url", function)
+    guard let o = opts?.pointee else { return OpenRequest(url) }
+    let n = try count(UInt(o.extra_count), function)
+    let names = try texts(o.extra_names, n, "extra_names", function, item: "extra")
+    let values = try texts(o.extra_values, n, "extra_values", function, item: "extra")
+    var extra: [String: any Sendable] = [:]
+    for (k, v) in zip(names, values) { extra[k] = v }
+    let executor = o.dispatch.map { CExecutor(dispatch: $0, executor: CPointer(raw: o.executor)) }
+    return OpenRequest(url, extra: extra, context: o.context.map { CPointer(raw: $0) }, executor: executor,
+                       timeout: o.timeout_ms == 0 ? nil : .milliseconds(Int64(o.timeout_ms)))
+}
+
+/// An open's outcome as C sees it: (status, result, message). Errors that are not the library's become
+/// LR_EHANDLER with their description.
+func cOutcome(_ result: OpenResult) -> (Int32, UnsafeMutableRawPointer?, String) {
+    switch result {
+    case .opened(.value(let v)): return (0, (v as? CPointer)?.raw, "")
+    case .opened(.deferred(let name)): return (2, nil, "deferred by guard '\(name)'")
+    case .unmatched: return (1, nil, "no route matches, and there is no unmatched handler")
+    case .failed(let error as RouterError): return (error.code.rawValue, nil, error.message)
+    case .failed(let error as CStatusError): return (error.code, nil, error.message)
+    case .failed(let error): return (RouterError.Code.handler.rawValue, nil, "\(error)")
+    }
+}
+
+/// Calls `done` with an `lr_outcome` whose strings live for the call.
+func report(_ result: OpenResult, url: String, context: (any Sendable)?, _ done: lr_done_fn, _ data: UnsafeMutableRawPointer?) {
+    let (status, value, text) = cOutcome(result)
+    url.withCString { u in
+        text.withCString { m in
+            var outcome = lr_outcome(status: status, result: value, message: m, url: u, context: (context as? CPointer)?.raw)
+            done(&outcome, data)
+        }
+    }
+}

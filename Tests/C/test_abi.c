@@ -49,6 +49,7 @@ static void test_version_and_codes(void)
     static const struct { int code, value; } fixed[] = {
         {LR_OK, 0}, {LR_NOMATCH, 1}, {LR_EMISUSE, -1}, {LR_EINVAL, -2}, {LR_EPATTERN, -3}, {LR_ECONFLICT, -4},
         {LR_EREGEX, -5}, {LR_ELIMIT, -6}, {LR_ENOTFOUND, -7}, {LR_ETABLE, -8}, {LR_EIO, -9}, {LR_ENOMEM, -10},
+        {LR_DEFERRED, 2}, {LR_EDENIED, -11}, {LR_ETIMEOUT, -12}, {LR_EREPLIED, -13}, {LR_EHANDLER, -14},
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         EXPECT_INT(fixed[i].code, fixed[i].value);

@@ -809,15 +809,16 @@ static void test_limits(void)
     static const struct { int limit; size_t value; } defaults[] = {
         {LR_LIMIT_URL_LENGTH, 65536}, {LR_LIMIT_SEGMENTS, 1024},      {LR_LIMIT_PARAMS, 1024},
         {LR_LIMIT_NESTING, 32},       {LR_LIMIT_REGEX_MATCH, 10000}, {LR_LIMIT_REGEX_DEPTH, 1000},
-        {LR_LIMIT_REGEX_START, 1024},
+        {LR_LIMIT_REGEX_START, 1024}, {LR_LIMIT_PENDING, 64},         {LR_LIMIT_REPLY_TIMEOUT_MS, 10000},
     };
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
         size_t v = 0;
         EXPECT_INT(lr_router_get_limit(r, defaults[i].limit, &v), LR_OK);
         EXPECT_INT(v, defaults[i].value);
-        /* Out of range: zero (except nesting, where 0 means "never nest", and start offsets, where 0 means "at
-           the start only"), huge, and unknown limits. */
-        if (defaults[i].limit != LR_LIMIT_NESTING && defaults[i].limit != LR_LIMIT_REGEX_START)
+        /* Out of range: zero (except nesting, where 0 means "never nest", start offsets, where 0 means "at
+           the start only", and pending opens, where 0 means "defer nothing"), huge, and unknown limits. */
+        if (defaults[i].limit != LR_LIMIT_NESTING && defaults[i].limit != LR_LIMIT_REGEX_START
+            && defaults[i].limit != LR_LIMIT_PENDING)
             EXPECT_INT(lr_router_set_limit(r, defaults[i].limit, 0), LR_EMISUSE);
         EXPECT_INT(lr_router_set_limit(r, defaults[i].limit, (size_t)-1), LR_EMISUSE);
         expect_readable_error(LR_EMISUSE, __LINE__);
@@ -825,10 +826,10 @@ static void test_limits(void)
         EXPECT_INT(v, defaults[i].value);
     }
     EXPECT_INT(lr_router_set_limit(r, 0, 5), LR_EMISUSE);
-    EXPECT_INT(lr_router_set_limit(r, 8, 5), LR_EMISUSE);
+    EXPECT_INT(lr_router_set_limit(r, 10, 5), LR_EMISUSE);
     EXPECT_INT(lr_router_set_limit(r, 1000, 5), LR_EMISUSE);
     EXPECT_INT(lr_router_set_limit(r, -1, 5), LR_EMISUSE);
-    EXPECT_INT(lr_router_get_limit(r, 8, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_get_limit(r, 10, NULL), LR_EMISUSE);
     expect_unchanged(r, "refused limits", __LINE__);
 
     /* URL length: 65,536 bytes pass, 65,537 do not; then 100 and 101. */

@@ -32,6 +32,9 @@ public struct Match: @unchecked Sendable {
 
     var record: MatchRecord { storage.record }
 
+    /// The match's record, as the C ABI lends it to handlers (an `lr_match *`); valid while this match lives.
+    package var recordBase: UnsafeRawPointer { storage.record.base }
+
     /// The target registered with the route.
     public var target: String { record.field(.target).string }
     /// The pattern as registered.

@@ -82,18 +82,27 @@ public final class Router: Sendable {
 
     /// Adds routes all at once: when one is refused, none is added and the error names it.
     public func add(_ routes: [RouteSpec]) throws(RouterError) {
+        try add(routes.map { (spec: $0, handler: nil) })
+    }
+
+    /// Adds routes, each with its handler when given, all at once (all or none).
+    package func add(_ routes: [(spec: RouteSpec, handler: Handler?)]) throws(RouterError) {
         try update { state throws(RouterError) in
+            var handlers: [(Int, Handler)] = []
             let table = try state.table.updating { store throws(RouterError) in
                 for (i, route) in routes.enumerated() {
                     do throws(RouterError) {
-                        try store.insert(route, Pattern.parse(route.pattern, limits: state.limits))
+                        let id = store.nextSequence
+                        try store.insert(route.spec, Pattern.parse(route.spec.pattern, limits: state.limits))
+                        if let handler = route.handler { handlers.append((id, handler)) }
                     } catch {
                         throw routes.count == 1 ? error
                             : RouterError(error.code, "route \(i): \(error.message)", offset: error.offset, index: i)
                     }
                 }
             }
-            return state.with(table: table)
+            let dispatch = handlers.isEmpty ? nil : state.dispatch.with { for (id, h) in handlers { $0.byRoute[id] = h } }
+            return state.with(table: table, dispatch: dispatch)
         }
     }
 

@@ -46,7 +46,7 @@ public final class Reply: Sendable {
     /// Whether the reply was completed (or expired).
     public var isDone: Bool { slot.withLock { $0.state != .pending } }
 
-    @discardableResult func complete(_ result: Result<(any Sendable)?, any Error>) -> Status {
+    @discardableResult package func complete(_ result: Result<(any Sendable)?, any Error>) -> Status {
         let (status, deliver) = slot.withLock { slot -> (Status, Deliver?) in
             switch slot.state {
             case .pending:

@@ -9,15 +9,7 @@ extension Router {
     /// ```
     public func handle(_ pattern: String, target: String? = nil, name: String? = nil, requires: [String] = [],
                        meta: [String: String] = [:], _ handler: Handler) throws(RouterError) {
-        let spec = RouteSpec(pattern, target: target ?? pattern, name: name, requires: requires, meta: meta)
-        try update { state throws(RouterError) in
-            var id = -1
-            let table = try state.table.updating { store throws(RouterError) in
-                id = store.nextSequence
-                try store.insert(spec, Pattern.parse(pattern, limits: state.limits))
-            }
-            return state.with(table: table, dispatch: state.dispatch.with { $0.byRoute[id] = handler })
-        }
+        try add([(RouteSpec(pattern, target: target ?? pattern, name: name, requires: requires, meta: meta), handler)])
     }
 
     /// `handle(pattern, ..., .sync(body))`: the common case, a closure that returns the value `open` returns.

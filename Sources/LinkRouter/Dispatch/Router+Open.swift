@@ -240,16 +240,22 @@ extension Router {
     /// the others), and returns what each came to. Each replay is waited for before the next.
     @discardableResult
     public func resume(_ guardName: String) -> [ReplayedOpen] {
+        replay(guardName).map { parked, result in
+            ReplayedOpen(parked: parked, result: Result { try Router.opened(result, parked.url) })
+        }
+    }
+
+    /// `resume`, with each outcome as the open path gives it (for the C ABI).
+    package func replay(_ guardName: String) -> [(ParkedOpen, OpenResult)] {
         let entries = takeParked(guardName)
         snapshot().dispatch.log(.info, "resume \(guardName): replaying \(entries.count) parked open(s)")
         return entries.map { parked in
             snapshot().dispatch.log(.info, "replay \(parked.url) from \(guardName)")
-            return ReplayedOpen(parked: parked, result: Result { try Router.opened(openResult(parked.request), parked.url) })
+            return (parked, openResult(parked.request))
         }
     }
 
-    /// The parked opens of `guardName` taken out of its queue (the C resume replays them itself).
-    package func takeParked(_ guardName: String) -> [ParkedOpen] {
+    private func takeParked(_ guardName: String) -> [ParkedOpen] {
         parked.withLock { queues in queues.removeValue(forKey: guardName) ?? [] }
     }
 
