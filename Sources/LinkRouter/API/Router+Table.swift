@@ -29,10 +29,7 @@ extension Router {
 
     /// `load(json:mode:)` with the content of the file at `path`; `.io` when it cannot be read.
     public func load(file path: String, mode: TableLoadMode = .replace) throws(RouterError) {
-        let bytes = try TableFileReader.read(path: Array(path.utf8))
-        try bytes.withUnsafeBufferPointer { buf throws(RouterError) in
-            try load(jsonBytes: ByteSpan(start: buf.baseAddress, count: buf.count), mode: mode)
-        }
+        try load(filePath: Array(path.utf8), mode: mode)
     }
 
     /// `load(json:mode:)` on UTF-8 bytes (validated here).
@@ -51,7 +48,20 @@ extension Router {
 
     /// `check(json:mode:guards:)` on the file at `path`; `.io` when it cannot be read.
     public func check(file path: String, mode: TableLoadMode = .replace, guards: [String]? = nil) throws(RouterError) -> TableReport {
-        let bytes = try TableFileReader.read(path: Array(path.utf8))
+        try check(filePath: Array(path.utf8), mode: mode, guards: guards)
+    }
+
+    /// `load(file:mode:)` with the path as bytes (the C ABI's form: a path need not be UTF-8).
+    package func load(filePath: [UInt8], mode: TableLoadMode) throws(RouterError) {
+        let bytes = try TableFileReader.read(path: filePath)
+        try bytes.withUnsafeBufferPointer { buf throws(RouterError) in
+            try load(jsonBytes: ByteSpan(start: buf.baseAddress, count: buf.count), mode: mode)
+        }
+    }
+
+    /// `check(file:mode:guards:)` with the path as bytes.
+    package func check(filePath: [UInt8], mode: TableLoadMode, guards: [String]?) throws(RouterError) -> TableReport {
+        let bytes = try TableFileReader.read(path: filePath)
         return bytes.withUnsafeBufferPointer { buf in
             check(jsonBytes: ByteSpan(start: buf.baseAddress, count: buf.count), mode: mode, guards: guards)
         }

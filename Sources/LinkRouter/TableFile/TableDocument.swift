@@ -110,8 +110,10 @@ struct TableDocument {
                 if let s = string(item, p) { meta[key] = s }
             }
         }
-        guard let pattern, let target else { return }
-        routes.append(Route(spec: RouteSpec(pattern, target: target, name: name, requires: requires, meta: meta), index: i))
+        // A route whose target is at fault still has its pattern judged (and conflicts found): the table is
+        // refused anyway, and the team sees every problem at once.
+        guard let pattern else { return }
+        routes.append(Route(spec: RouteSpec(pattern, target: target ?? "", name: name, requires: requires, meta: meta), index: i))
     }
 
     private mutating func rewrite(_ value: JSONValue, _ i: Int) {

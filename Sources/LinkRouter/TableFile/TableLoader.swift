@@ -25,12 +25,6 @@ enum TableLoader {
                     problem(at + "/pattern", error.code, error.message)
                     continue
                 }
-                let key = conflictKey(pattern)
-                if let other = byKey[key] {
-                    problem(at + "/pattern", .conflict, "pattern '\(excerpt(spec.pattern))' conflicts with /routes/\(other.index) "
-                            + "('\(excerpt(other.pattern))'): both match exactly the same URLs")
-                    continue
-                }
                 if let name = spec.name {
                     if let other = byName[name] {
                         problem(at + "/name", .conflict, "route name '\(excerpt(name))' is already used by /routes/\(other.index) ('\(excerpt(other.pattern))')")
@@ -39,6 +33,12 @@ enum TableLoader {
                         problem(at + "/name", .conflict, "route name '\(excerpt(name))' is already used by existing route '\(excerpt(owner.pattern.string))'")
                         spec.name = nil
                     }
+                }
+                let key = conflictKey(pattern)
+                if let other = byKey[key] {
+                    problem(at + "/pattern", .conflict, "pattern '\(excerpt(spec.pattern))' conflicts with /routes/\(other.index) "
+                            + "('\(excerpt(other.pattern))'): both match exactly the same URLs")
+                    continue
                 }
                 do throws(RouterError) {
                     try store.insert(spec, pattern)
