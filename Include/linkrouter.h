@@ -115,6 +115,8 @@ void lr_router_free(lr_router *r);
 int lr_router_add(lr_router *r, const char *pattern, const char *target);
 
 /* Adds a route that also carries a name and metadata, both returned with its matches; either may be NULL.
+   A name is unique in the router (LR_ECONFLICT names the route that has it; removing a route frees its name):
+   lr_router_build_url finds the route by it.
    `metadata` is a JSON object whose values are strings, e.g. {"transition":"push","class":"UserViewController"}:
    the route's meta, which lr_match_metadata returns as one JSON object with sorted keys. Codes as lr_router_add,
    and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice). */
