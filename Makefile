@@ -1,8 +1,10 @@
 # LinkRouter: build, test, install, demo.
 #
 #   make              the library (build/lib/liblinkrouter.so), the CLI (build/bin/linkrouter), the C examples
-#   make demo         resolve real-looking deep links and web links through the library
-#   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, Python
+#   make demo         resolve real-looking deep links and web links through the library, then a shop app's table
+#                     file (examples/tables/shop.json): check, load, resolve, build URLs, explain
+#   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, the
+#                     linkrouter tool's commands and exit codes, Python
 #   make install      PREFIX=/usr/local: library, header, linkrouter.pc, CLI
 #   make bench        LinkRouter (C, Swift, Python) against its peers; writes docs/BENCHMARKS.md and docs/bench.png
 #   make reliability  fuzzing, ASan and TSan, valgrind, stress and bad-input suites (mk/reliability.mk); CI runs it
@@ -25,7 +27,7 @@ C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
 EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
 C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
 
-.PHONY: all deps lib examples demo bench test test-swift test-c test-examples test-exports test-install test-python \
+.PHONY: all deps lib examples demo bench test test-swift test-c test-examples test-exports test-install test-python test-tool \
         install uninstall clean
 
 all: lib examples
@@ -60,12 +62,15 @@ $(BUILD)/lib/liblinkrouter.so: lib
 
 demo: all
 	@$(BUILD)/examples/demo
+	@echo
+	@echo "== the same kind of table as a file, examples/tables/shop.json"
+	@$(BUILD)/examples/tables
 
 # Kept out of `make` and `make test`: it installs peers (apt libr3-dev, a venv from PyPI) and takes minutes.
 bench: lib
 	bash bench/run.sh
 
-test: all test-swift test-c test-examples test-exports test-install test-python
+test: all test-swift test-c test-examples test-exports test-install test-tool test-python
 	@echo "make test: all passed"
 
 test-swift: deps
@@ -92,6 +97,10 @@ test-install: lib
 	    $$(pkg-config --cflags linkrouter) -o $(BUILD)/install/ffrouter $$(pkg-config --libs linkrouter) \
 	    -Wl,-rpath,$(abspath $(BUILD)/install/lib)'
 	@$(BUILD)/install/ffrouter | diff -u examples/c/ffrouter.expected - && echo "== make install + pkg-config: ok"
+
+# The linkrouter tool: every command's output and exit status against Tests/tool/expected.
+test-tool: lib
+	bash Tests/tool/run.sh
 
 test-exports: lib
 	bash scripts/check-exports.sh $(BUILD)/lib/liblinkrouter.so Include/linkrouter.h

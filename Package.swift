@@ -13,6 +13,10 @@ let package = Package(
         // The product name `linkrouter` is taken by the library; the Makefile installs this as bin/linkrouter.
         .executable(name: "linkrouter-cli", targets: ["LinkRouterTool"]),
     ],
+    dependencies: [
+        // The CLI's argument parsing only: the library and liblinkrouter.so do not depend on it.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .systemLibrary(
             name: "CPCRE2",
@@ -27,7 +31,9 @@ let package = Package(
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(root)/Sources/LinkRouterC/exports.map"])]
         ),
-        .executableTarget(name: "LinkRouterTool", dependencies: ["LinkRouter"]),
+        .executableTarget(name: "LinkRouterTool", dependencies: [
+            "LinkRouter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .executableTarget(name: "swift-example", dependencies: ["LinkRouter"], path: "examples/swift",
                           exclude: ["swift-example.expected"]),
         .testTarget(name: "LinkRouterTests", dependencies: ["LinkRouter"]),

@@ -114,12 +114,15 @@ void lr_router_free(lr_router *r);
  *   LR_OK        added
  *   LR_EPATTERN  malformed pattern (the message names the byte offset), or a parameter name used twice
  *   LR_ECONFLICT a route with the same scheme, segment kinds and literals exists (parameter names do not
- *                count); the message names the existing pattern
+ *                count), or (lr_router_add_route) a route with the same name; the message names the existing
+ *                route
  *   LR_ELIMIT    more segments than LR_LIMIT_SEGMENTS
  *   LR_EINVAL    pattern or target is not UTF-8;  LR_EMISUSE  r, pattern or target is NULL */
 int lr_router_add(lr_router *r, const char *pattern, const char *target);
 
 /* Adds a route that also carries a name and metadata, both returned with its matches; either may be NULL.
+   A name is unique in the router (LR_ECONFLICT names the route that has it; removing a route frees its name):
+   lr_router_build_url finds the route by it.
    `metadata` is a JSON object whose values are strings, e.g. {"transition":"push","class":"UserViewController"}:
    the route's meta, which lr_match_metadata returns as one JSON object with sorted keys. Codes as lr_router_add,
    and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice). */
@@ -362,6 +365,108 @@ int lr_router_rewrite(lr_router *r, const char *url, char **out);
 
 /* Frees a string the library allocated. NULL is a no-op. */
 void lr_string_free(char *s);
+
+/* ------------------------------------------------------------------------------------------------------------
+ * Route tables: a router's whole table as one JSON document (docs/TABLES.md, docs/linkrouter-table.schema.json),
+ * loaded, checked and exported alike by every binding; URLs built from route names; lookups explained.
+ *
+ *     {"version": 1,
+ *      "routes":   [{"pattern": "shop://product/:id", "target": "ProductScreen", "name": "product",
+ *                    "requires": ["login"], "meta": {"transition": "push"}}],
+ *      "rewrites": [{"match": "^https://shop\\.example\\.com/p/(\\d+)", "target": "shop://product/$1"}]}
+ *
+ * "version" is required (1); "routes" and "rewrites" may be left out; "$schema" (a string) is allowed and
+ * ignored; any other key is an error. "name" (unique in the router), "requires" (guard names) and "meta"
+ * (string values) are optional. A load is atomic: when the document has any problem, nothing changes, the call
+ * returns LR_ETABLE, and lr_last_error() lists every problem, one per line, each as "<JSON pointer>: <reason>":
+ *     /routes/3/pattern: malformed pattern 'shop://a//b' at byte 9: empty segment ('//' in a pattern)
+ *     /routes/7/pattern: pattern 'shop://p/:x' conflicts with /routes/2 ('shop://p/:id'): both match ...
+ *     /rewrites/1/match: invalid rewrite regex '(' at byte 1: missing closing parenthesis (PCRE2 error 114)
+ * (lr_router_check_json gives the same problems as JSON). A resolve running on another thread during a load
+ * sees the old table or the new one, whole.
+ * ------------------------------------------------------------------------------------------------------------ */
+
+#define LR_LOAD_REPLACE 0  /* the document's routes and rules replace the router's (limits stay) */
+#define LR_LOAD_MERGE   1  /* its routes are added (a conflict with an existing route names both); its rules are
+                              appended in order, a rule whose regex exists getting the new target in place */
+
+/* Loads the route table document text[0 .. len) (UTF-8, no NUL needed or allowed) into the router.
+ *   LR_OK        loaded: the router holds the document's table (LR_LOAD_REPLACE) or both (LR_LOAD_MERGE)
+ *   LR_ETABLE    the document has problems; nothing changed; lr_last_error() lists them, one per line
+ *   LR_EINVAL    text has a NUL byte or is not UTF-8;  LR_ELIMIT  len is over 256 MiB
+ *   LR_EMISUSE   r is NULL, text is NULL with len > 0, or flags is not LR_LOAD_REPLACE or LR_LOAD_MERGE */
+int lr_router_load_json(lr_router *r, const char *text, size_t len, int flags);
+
+/* lr_router_load_json with the content of the file at `path`.
+   Also LR_EIO when the file cannot be opened or read (the message has the OS's reason), LR_ELIMIT when it is
+   over 256 MiB, and LR_ETABLE (not LR_EINVAL) when its content is not UTF-8. */
+int lr_router_load_file(lr_router *r, const char *path, int flags);
+
+/* Checks a document as lr_router_load_json would load it into this router with `flags`, changing nothing, and
+ * writes a report to *report (free with lr_string_free):
+ *     {"valid": true|false,
+ *      "problems": [{"pointer": "/routes/3/pattern", "code": -3, "reason": "malformed pattern ..."}, ...],
+ *      "warnings": [{"pointer": "/routes/5", "kind": "shadowed", "reason": "..."}, ...]}
+ * "code" is the status the problem alone would give (LR_EPATTERN, LR_ECONFLICT, LR_EREGEX, LR_ELIMIT, LR_ETABLE).
+ * Warnings (only for a valid document): "shadowed" (a route that can never be the match) and
+ * "rewrite_routes_nowhere" (a rule whose target no route can match).
+ *   LR_OK        the document would load; *report is set
+ *   LR_ETABLE    it would not; *report is set, and lr_last_error() lists the problems one per line
+ *   LR_EINVAL, LR_ELIMIT, LR_EMISUSE as lr_router_load_json (also when report is NULL); *report = NULL */
+int lr_router_check_json(lr_router *r, const char *text, size_t len, int flags, char **report);
+
+/* lr_router_check_json on the file at `path`; LR_EIO when it cannot be read (*report = NULL). */
+int lr_router_check_file(lr_router *r, const char *path, int flags, char **report);
+
+/* The router's table as a document in *out (free with lr_string_free): routes in the order added, then the
+   rewrite rules in order; keys in a fixed order (version, routes, rewrites; pattern, target, name, requires,
+   meta), meta keys sorted, absent fields left out, two-space indentation, a final newline. Loading it gives
+   the same table, and exporting that gives the same bytes. LR_OK, LR_EMISUSE, LR_ENOMEM. */
+int lr_router_to_json(lr_router *r, char **out);
+
+/* Builds the URL of the route called `name` (reverse routing) in *out (free with lr_string_free).
+ * names[i] = values[i] for i < count (NULL arrays are fine when count is 0): each name is one of the pattern's
+ * parameters (":id" is "id", "*path" is "path", a bare "*" is "*"), or, when it starts with "?", a query
+ * parameter ("?tab" = "posts" appends tab=posts, in the order given). Each value is percent-encoded for its
+ * place, so the URL resolves back to the same route and values:
+ *   :param      every byte but A-Z a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; = becomes %XX ("." and ".." too);
+ *               the value may not be empty
+ *   *catch-all  split on "/", each piece encoded as a :param; empty pieces ("a//b", "/a") are refused; an
+ *               empty value writes nothing. A catch-all resolves undecoded, so it comes back as written here
+ *   ?query      key and value: every byte but A-Z a-z 0-9 - . _ ~ ! $ ' ( ) * , ; : @ / ? becomes %XX
+ * Literals are written as the pattern writes them. Example: route "product" = "shop://product/:id",
+ * {"id", "?ref"} = {"4 2", "mail&push"} gives "shop://product/4%202?ref=mail%26push".
+ *   LR_OK        *out is the URL
+ *   LR_ENOTFOUND no route has that name
+ *   LR_EINVAL    a parameter is missing, unknown, given twice or empty (":param"), a catch-all value has an
+ *                empty piece, a query name is empty or that of a path parameter, the route's scheme is "*"
+ *                (no one URL to build), or a string is not UTF-8
+ *   LR_ELIMIT    the URL would be longer than LR_LIMIT_URL_LENGTH
+ *   LR_EMISUSE   r, name or out is NULL, an array is NULL with count > 0, or an element is NULL */
+int lr_router_build_url(lr_router *r, const char *name, const char *const *names, const char *const *values,
+                        size_t count, char **out);
+
+/* Explains what lr_router_resolve does with `url`, as one JSON object in *json_out (free with lr_string_free):
+ *     {"url", "result": "matched" | "nomatch" | "error", ["error": {"code", "message"},]
+ *      "rewrite": {"rules": [{"index", "match", "target", "outcome": "fired" | "no_match" | "not_tried",
+ *                             "indexed"}], "fired": <index> | null},
+ *      "routed": the URL after rewriting, "sequence": [host, segments...] (decoded),
+ *      "candidates": [{"pattern", "target", ["name",] "matched", "reason", "elements_matched"}],
+ *      "candidates_omitted", "other_scheme_routes",
+ *      "route": {"pattern", "target", ["name",] "requires", "meta"} | null,
+ *      "params": {name: value, ...} (merged, raw keys), "requires": [guard, ...]}
+ * Candidates are the routes with the URL's scheme (or "*"), at most 20, the winner first, then routes that
+ * match but are outranked ("matches, but 'x' comes first (at segment 2, a literal beats a :param)"), then the
+ * others by how far they got, each with the first difference ("segment 1 'p' is not 'c'", "the URL ends after
+ * 2 elements; the pattern needs 3"). A URL the router refuses (not absolute, a limit) gives "result": "error"
+ * with the code lr_router_resolve would return. Slow (every route is checked): for debugging and tools.
+ *   LR_OK        *json_out is set (whatever the result)
+ *   LR_EINVAL    url is not UTF-8;  LR_EMISUSE  r, url or json_out is NULL;  LR_ENOMEM */
+int lr_router_explain(lr_router *r, const char *url, char **json_out);
+
+/* lr_router_explain as text for people, one fact per line ("url", "rewrite", "sequence", "result",
+   "candidates" with one line each, "params", "requires", "meta"). Same codes. */
+int lr_router_explain_text(lr_router *r, const char *url, char **out);
 
 /* ------------------------------------------------------------------------------------------------------------
  * Opening URLs: handlers, guards, deferred links, executors, logging.

@@ -14,7 +14,7 @@
 # disturb the release build in .build. Timings on 2 vCPUs are in fuzz/README.md.
 
 FUZZ_TIME    ?= 12
-FUZZ_TARGETS := resolve pattern rewrite differential
+FUZZ_TARGETS := resolve pattern rewrite differential table
 FUZZ_FLAGS   ?=
 TSAN_RUNS    ?= 3
 STRESS_RUNS  ?= 3
@@ -54,6 +54,7 @@ FUZZ_OPTS_resolve      := -max_len=4096 -dict=fuzz/url.dict -detect_leaks=1
 FUZZ_OPTS_pattern      := -max_len=512 -dict=fuzz/url.dict -detect_leaks=0
 FUZZ_OPTS_rewrite      := -max_len=1024 -dict=fuzz/regex.dict -detect_leaks=0
 FUZZ_OPTS_differential := -max_len=160 -detect_leaks=0
+FUZZ_OPTS_table        := -max_len=4096 -dict=fuzz/table.dict -detect_leaks=0
 
 fuzz-build: deps
 	$(SWIFT) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address --product linkrouter

@@ -76,19 +76,19 @@ enum RewriteBench {
         do {
             try router.addRewrites(rules(count))
         } catch {
-            FileHandleStderr.write("linkrouter bench: \(error.message)\n")
+            Output.error("linkrouter bench: \(error.message)\n")
             return 2
         }
         let (fired, unfired) = urls(count)
         // Every fired URL must be rewritten by its own rule, every other URL by none: checked before timing.
         for (k, url) in fired.enumerated() {
             guard let out = try? router.rewrite(url), out.contains(k % 3 == 0 ? "shop=\(k)&" : k % 3 == 1 ? "site=\(k)" : "/2026/") else {
-                FileHandleStderr.write("linkrouter bench: \(url) was not rewritten by rule \(k)\n")
+                Output.error("linkrouter bench: \(url) was not rewritten by rule \(k)\n")
                 return 1
             }
         }
         for url in unfired where (try? router.rewrite(url)) != nil {
-            FileHandleStderr.write("linkrouter bench: \(url) was rewritten\n")
+            Output.error("linkrouter bench: \(url) was rewritten\n")
             return 1
         }
         let evaluated = router.withRewriteRules { rules in

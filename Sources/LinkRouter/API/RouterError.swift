@@ -39,12 +39,16 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     public let offset: Int?
     /// Which item of a bulk call (routes or rewrite rules added at once) was refused.
     public let index: Int?
+    /// For `.table`: every problem of the route table, each located by its JSON pointer (the message lists the
+    /// same problems, one per line).
+    public let problems: [TableProblem]
 
-    public init(_ code: Code, _ message: String, offset: Int? = nil, index: Int? = nil) {
+    public init(_ code: Code, _ message: String, offset: Int? = nil, index: Int? = nil, problems: [TableProblem] = []) {
         self.code = code
         self.message = message
         self.offset = offset
         self.index = index
+        self.problems = problems
     }
 
     public var description: String { message }

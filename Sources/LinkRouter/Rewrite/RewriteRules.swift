@@ -10,7 +10,7 @@ package final class RewriteRules: Sendable {
     /// The rules in the order they are tried.
     package let rules: [(match: String, target: String)]
 
-    private let entries: [RewriteRule]
+    let entries: [RewriteRule]
     /// Position of each rule by its regex text.
     private let positions: [String: Int]
     private let index: RewriteIndex

@@ -1,19 +1,46 @@
-/// A small JSON writer (no Foundation): objects, arrays and strings, written in one pass.
+/// A small JSON writer (no Foundation): objects, arrays and strings, written in one pass. Compact by default;
+/// `JSONWriter(indent: 2)` writes one member or item per line, indented (exported route tables).
 package struct JSONWriter {
     package private(set) var bytes: [UInt8] = []
     private var needsComma = false
+    /// Spaces per level; 0: compact.
+    private let indent: Int
+    private var depth = 0
+    /// Pretty mode: a key was just written (its value stays on its line), or a container is still empty.
+    private var afterKey = false
+    private var openEmpty = false
 
-    package init() {}
+    package init(indent: Int = 0) { self.indent = indent }
 
-    package mutating func beginObject() { separator(); bytes.append(ASCII.openBrace); needsComma = false }
-    package mutating func endObject() { bytes.append(ASCII.closeBrace); needsComma = true }
-    package mutating func beginArray() { separator(); bytes.append(ASCII.openBracket); needsComma = false }
-    package mutating func endArray() { bytes.append(ASCII.closeBracket); needsComma = true }
+    package mutating func beginObject() { open(ASCII.openBrace) }
+    package mutating func endObject() { close(ASCII.closeBrace) }
+    package mutating func beginArray() { open(ASCII.openBracket) }
+    package mutating func endArray() { close(ASCII.closeBracket) }
+
+    private mutating func open(_ bracket: UInt8) {
+        separator()
+        bytes.append(bracket)
+        needsComma = false
+        depth += 1
+        openEmpty = true
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if indent > 0 && !openEmpty { newline() }
+        bytes.append(bracket)
+        needsComma = true
+        openEmpty = false
+    }
 
     package mutating func key(_ k: String) {
         separator()
         writeString(Array(k.utf8))
         bytes.append(ASCII.colon)
+        if indent > 0 {
+            bytes.append(0x20)
+            afterKey = true
+        }
         needsComma = false
     }
 
@@ -44,7 +71,18 @@ package struct JSONWriter {
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     private mutating func separator() {
+        if indent > 0 && afterKey {
+            afterKey = false
+            return
+        }
         if needsComma { bytes.append(0x2C) }
+        if indent > 0 && depth > 0 { newline() }
+        openEmpty = false
+    }
+
+    private mutating func newline() {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(0x20, count: indent * depth))
     }
 
     /// Escapes `"`, `\` and control characters; other bytes are already valid UTF-8 and go as they are.

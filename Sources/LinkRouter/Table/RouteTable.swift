@@ -48,6 +48,12 @@ package final class RouteTable: @unchecked Sendable {
     /// The live routes in the order they were added.
     package var blobs: [RouteBlob] { store.liveBlobs() }
 
+    /// The live route named `name`, or nil.
+    package func route(named name: String) -> RouteBlob? {
+        let id = store.routeNamed(name)
+        return id >= 0 ? store.blob(id) : nil
+    }
+
     /// A new snapshot with `body`'s changes; `body` throwing leaves nothing behind (all or none).
     func updating(_ body: (inout TableStore) throws(RouterError) -> Void) throws(RouterError) -> RouteTable {
         var next = store

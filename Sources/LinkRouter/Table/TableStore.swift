@@ -20,6 +20,8 @@ struct TableStore {
     var deadRoutes = 0
     /// Each route's id: its insertion number, never reused by this router (compaction and clearing keep it).
     var nextSequence = 0
+    /// Route names → route ids (names are unique per router).
+    var names = NameIndex()
 
     init(nextSequence: Int = 0) { self.nextSequence = nextSequence }
 
@@ -191,8 +193,12 @@ struct TableStore {
             throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))' conflicts with existing route '\(excerpt(other.pattern.string))': "
                 + "both match exactly the same URLs")
         }
+        if let name = spec.name, case let other = routeNamed(name), other >= 0, let owner = blob(other) {
+            throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by route '\(excerpt(owner.pattern.string))'")
+        }
         let blob = try RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
         let id = Int32(routes.append(RouteSlot(blob: blob.base, node: node)))
+        if let name = blob.name { names.insert(name, route: id) }
         if pattern.hasCatchAll {
             nodes[Int(node)].catchAllRoute = id
         } else {
@@ -222,12 +228,19 @@ struct TableStore {
             if let key = TableStore.staticKey(pattern) { setStatic(scheme, key, route: -1) }
         }
         let sequence = blob(id)?.sequence ?? -1
+        if let name = self.blob(id)?.name { names.remove(name) }
         routes[Int(id)].blob = nil
         liveRoutes -= 1
         deadRoutes += 1
         // Removed routes leave their nodes and bytes behind; rebuild once they outnumber the live ones.
         if deadRoutes > 256 && deadRoutes > liveRoutes { compact() }
         return sequence
+    }
+
+    /// The id of the live route named `name`, or -1.
+    func routeNamed(_ name: String) -> Int32 {
+        var name = name
+        return name.withUTF8 { names.find(ByteSpan(start: $0.baseAddress, count: $0.count)) }
     }
 
     /// The live routes, in the order they were added.

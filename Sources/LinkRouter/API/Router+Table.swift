@@ -1,0 +1,99 @@
+/// Route tables as files (docs/TABLES.md): load, check and export the router's whole table as one JSON document.
+///
+/// ```swift
+/// let router = try Router(tableFile: "examples/tables/shop.json")
+/// try router.load(json: pushedFromServer, mode: .merge)      // all or nothing
+/// let text = router.tableJSON                               // load → export → load is the identity
+/// ```
+extension Router {
+    /// A router holding the table in `json` (a route table document). Throws `.table` listing every problem.
+    public convenience init(json: String, limits: Limits = .default) throws(RouterError) {
+        self.init(limits: limits)
+        try load(json: json)
+    }
+
+    /// A router holding the table in the file at `path`. Throws `.io` when it cannot be read, `.table` listing
+    /// every problem of its content.
+    public convenience init(tableFile path: String, limits: Limits = .default) throws(RouterError) {
+        self.init(limits: limits)
+        try load(file: path)
+    }
+
+    /// Loads a route table document, atomically: when it has any problem nothing changes and the `.table` error
+    /// lists them all (`error.problems`, and the message one per line); otherwise its routes and rewrite rules
+    /// replace the router's (`.replace`) or join them (`.merge`). A resolve running meanwhile sees the old table
+    /// or the new one, whole. Limits stay as they are.
+    public func load(json: String, mode: TableLoadMode = .replace) throws(RouterError) {
+        try json.withSpan { span throws(RouterError) in try load(jsonBytes: span, mode: mode) }
+    }
+
+    /// `load(json:mode:)` with the content of the file at `path`; `.io` when it cannot be read.
+    public func load(file path: String, mode: TableLoadMode = .replace) throws(RouterError) {
+        try load(filePath: Array(path.utf8), mode: mode)
+    }
+
+    /// `load(json:mode:)` on UTF-8 bytes (validated here).
+    package func load(jsonBytes: ByteSpan, mode: TableLoadMode) throws(RouterError) {
+        let document = TableDocument(json: jsonBytes)
+        try update { state throws(RouterError) in try TableLoader.load(document, into: state, mode: mode) }
+    }
+
+    /// What loading `json` with `mode` would find, without changing anything: its problems, or, for a table that
+    /// would load, its warnings (shadowed routes, rewrite targets that route nowhere, and, when `guards` lists
+    /// the guards the app registers, guards no route uses or that are not registered).
+    public func check(json: String, mode: TableLoadMode = .replace, guards: [String]? = nil) -> TableReport {
+        (try? json.withSpan { span throws(RouterError) in check(jsonBytes: span, mode: mode, guards: guards) })
+            ?? TableReport(problems: [], warnings: [])
+    }
+
+    /// `check(json:mode:guards:)` on the file at `path`; `.io` when it cannot be read.
+    public func check(file path: String, mode: TableLoadMode = .replace, guards: [String]? = nil) throws(RouterError) -> TableReport {
+        try check(filePath: Array(path.utf8), mode: mode, guards: guards)
+    }
+
+    /// `load(file:mode:)` with the path as bytes (the C ABI's form: a path need not be UTF-8).
+    package func load(filePath: [UInt8], mode: TableLoadMode) throws(RouterError) {
+        let bytes = try TableFileReader.read(path: filePath)
+        try bytes.withUnsafeBufferPointer { buf throws(RouterError) in
+            try load(jsonBytes: ByteSpan(start: buf.baseAddress, count: buf.count), mode: mode)
+        }
+    }
+
+    /// `check(file:mode:guards:)` with the path as bytes.
+    package func check(filePath: [UInt8], mode: TableLoadMode, guards: [String]?) throws(RouterError) -> TableReport {
+        let bytes = try TableFileReader.read(path: filePath)
+        return bytes.withUnsafeBufferPointer { buf in
+            check(jsonBytes: ByteSpan(start: buf.baseAddress, count: buf.count), mode: mode, guards: guards)
+        }
+    }
+
+    package func check(jsonBytes: ByteSpan, mode: TableLoadMode, guards: [String]?) -> TableReport {
+        let document = TableDocument(json: jsonBytes)
+        return withState { state in
+            do throws(RouterError) {
+                let next = try TableLoader.load(document, into: state, mode: mode)
+                return TableReport(problems: [], warnings: TableLint.warnings(next, knownGuards: guards))
+            } catch {
+                return TableReport(problems: error.problems.isEmpty ? [TableProblem(pointer: "", code: error.code, reason: error.message)]
+                                   : error.problems, warnings: [])
+            }
+        }
+    }
+
+    /// The router's table as a route table document (docs/TABLES.md): routes in the order added, then the
+    /// rewrite rules in order; fixed key order, sorted meta keys, two-space indentation. Loading it gives the
+    /// same table, and exporting that gives the same bytes.
+    public var tableJSON: String {
+        withState { TableExport.json($0) }
+    }
+
+    /// The warnings `check` would give for the router's current table.
+    public func warnings(guards: [String]? = nil) -> [TableWarning] {
+        withState { TableLint.warnings($0, knownGuards: guards) }
+    }
+
+    /// The route named `name`, or nil.
+    public func route(named name: String) -> RouteSpec? {
+        withState { $0.table.route(named: name)?.spec }
+    }
+}

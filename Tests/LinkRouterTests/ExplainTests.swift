@@ -1,0 +1,107 @@
+import XCTest
+@testable import LinkRouter
+
+/// Explain: matched, unmatched and rewritten URLs as tables of expected traces, and agreement with the real
+/// matcher (TrieWalk) on the semantics table and the GitHub routes: same route, same parameters.
+final class ExplainTests: XCTestCase {
+    func testExplainMatchedUnmatchedRewrittenAndRefused() throws {
+        let router = try Router(tableFile: TableFileTests.shopPath)
+
+        let product = router.explain("shop://product/42?ref=mail", extra: ["from": "push"])
+        XCTAssertEqual(product.result, .matched)
+        XCTAssertEqual(product.route?.name, "product")
+        XCTAssertEqual(product.sequence, ["product", "42"])
+        XCTAssertEqual(product.params.map { "\($0.name)=\($0.value)" }, ["id=42", "ref=mail", "from=push"])
+        XCTAssertEqual(product.rules.map(\.outcome), [.noMatch, .noMatch, .noMatch, .noMatch])
+        XCTAssertEqual(product.candidates.first?.matched, true)
+        XCTAssertEqual(product.candidates[1].reason, "the URL ends after 2 elements; the pattern needs 3")
+        XCTAssertEqual(product.otherSchemeRoutes, 4)
+
+        let cart = router.explain("shop://cart")
+        XCTAssertEqual(cart.requires, ["login"])
+
+        let nothing = router.explain("shop://product")
+        XCTAssertEqual(nothing.result, .nomatch)
+        XCTAssertNil(nothing.route)
+        XCTAssertEqual(nothing.candidates.prefix(2).map(\.reason), [
+            "the URL ends after 1 element; the pattern needs 2", "the URL ends after 1 element; the pattern needs 3",
+        ])
+
+        let legacy = router.explain("http://oldshop.example.com/item.php?id=7")
+        XCTAssertEqual(legacy.rules.map(\.outcome), [.fired, .notTried, .notTried, .notTried])
+        XCTAssertEqual(legacy.firedRule, 0)
+        XCTAssertEqual(legacy.routed, "shop://product/7?from=legacy")
+        XCTAssertEqual(legacy.route?.pattern, "shop://product/:id")
+        XCTAssertEqual(legacy.params.map { "\($0.name)=\($0.value)" }, ["id=7", "from=legacy"])
+
+        let refused = router.explain("not a url")
+        XCTAssertEqual(refused.result, .error)
+        XCTAssertEqual(refused.error?.code, .invalidURL)
+
+        let unknownScheme = router.explain("ftp://x/y")
+        XCTAssertEqual(unknownScheme.candidates.count, 0)
+        XCTAssertEqual(unknownScheme.otherSchemeRoutes, 16)
+        XCTAssertTrue(unknownScheme.text.contains("no route has this URL's scheme (16 with another scheme)"), unknownScheme.text)
+
+        // Precedence reasons for routes that match but lose.
+        let r = Router()
+        try r.add([RouteSpec("app://user/:id", target: "User"), RouteSpec("app://user/me", target: "Me"),
+                   RouteSpec("*://user/*rest", target: "Any"), RouteSpec("app://user/*rest", target: "Rest")])
+        let me = r.explain("app://user/me")
+        XCTAssertEqual(me.candidates.map(\.route.target), ["Me", "User", "Rest", "Any"])
+        XCTAssertEqual(me.candidates.map(\.matched), [true, false, false, false])
+        XCTAssertEqual(me.candidates[1].reason, "matches, but 'app://user/me' comes first (at segment 1, a literal beats a :param)")
+        XCTAssertEqual(me.candidates[2].reason, "matches, but 'app://user/me' comes first (at segment 1, a literal beats a catch-all)")
+        XCTAssertEqual(me.candidates[3].reason, "matches, but 'app://user/me' comes first (a scheme beats '*://')")
+        XCTAssertEqual(r.explain("app://user").candidates.first?.route.target, "Rest")
+    }
+
+    func testExplainJSONAndText() throws {
+        let r = Router()
+        try r.add("app://user/:id", target: "User", name: "user", requires: ["login"], meta: ["t": "push"])
+        try r.addRewrite("^old://u/(\\d+)", target: "app://user/$1")
+        let e = r.explain("old://u/5")
+        XCTAssertEqual(e.json, #"{"url":"old://u/5","result":"matched","rewrite":{"rules":[{"index":0,"match":"^old://u/(\\d+)","target":"app://user/$1","outcome":"fired","indexed":true}],"fired":0},"routed":"app://user/5","sequence":["user","5"],"candidates":[{"pattern":"app://user/:id","target":"User","name":"user","matched":true,"reason":"matched","elements_matched":2}],"candidates_omitted":0,"other_scheme_routes":0,"route":{"pattern":"app://user/:id","target":"User","name":"user","requires":["login"],"meta":{"t":"push"}},"params":{"id":"5"},"requires":["login"]}"#)
+        XCTAssertEqual(e.text, """
+            url         old://u/5
+            rewrite     rule 0 fired: '^old://u/(\\d+)' -> 'app://user/$1' (1 rules)
+            routed      app://user/5
+            sequence    user / 5
+            result      matched app://user/:id -> User (name user)
+            candidates  1 route with this URL's scheme
+              match     app://user/:id
+            params      id=5
+            requires    login
+            meta        t=push
+
+            """)
+        XCTAssertTrue(r.explain("nope").json.contains(#""result":"error","error":{"code":-2,"#))
+        XCTAssertEqual(r.explain("app://user/1", limit: 0).candidatesOmitted, 1)
+    }
+
+    /// Explain is its own matcher: it must pick the route the lookup picks, with the same path parameters,
+    /// for every URL of the semantics table (routes added in order) and of the GitHub set.
+    func testExplainAgreesWithTheMatcher() throws {
+        let semantics = SemanticsTable.shared
+        XCTAssertGreaterThan(semantics.match.count, 40)
+        let router = Router()
+        try router.add(semantics.routes.map { RouteSpec($0.pattern, target: $0.target) })
+        var urls = semantics.match.map(\.url)
+        let github = try loadTSV("github-routes.tsv")
+        XCTAssertGreaterThan(github.count, 200)
+        let gh = Router()
+        try gh.add(github.map { RouteSpec($0.pattern, target: $0.id) })
+        urls += ["app://user/%2F", "wildcard://Host:99/a//b/", "https://www.example.com:8080/p/1", "https://www.example.com:9/p/1",
+                 "app:///User/42", "APP://USER/me/posts", "app://files", "app://files/a//b/"]
+        for (r, list) in [(router, urls), (gh, github.map(\.url) + github.map { $0.url + "/extra" })] {
+            for url in list {
+                let e = r.explain(url)
+                let m = try? r.resolve(url)
+                XCTAssertEqual(e.route?.pattern, m?.pattern, url)
+                XCTAssertEqual(e.params.map(\.name), m?.orderedParams.map(\.name) ?? [], url)
+                XCTAssertEqual(e.params.map(\.value), m?.orderedParams.map(\.value) ?? [], url)
+                XCTAssertEqual(e.result == .error, (try? r.resolve(url)) == nil && m == nil && e.result != .nomatch, url)
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The linkrouter tool's commands, outputs and exit codes: each case runs the built tool (build/bin/linkrouter,
+# or $LINKROUTER) from the repository root and compares its standard output (and, where the case says so, its
+# standard error) with Tests/tool/expected/<case>.out, and its exit status with the case's.
+#   bash Tests/tool/run.sh            run every case
+#   UPDATE=1 bash Tests/tool/run.sh   rewrite the expected files (review the diff before committing)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+TOOL=${LINKROUTER:-build/bin/linkrouter}
+SHOP=examples/tables/shop.json
+T=Tests/tool/tables
+EXPECTED=Tests/tool/expected
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+passed=0 failed=0
+
+# case NAME STATUS [--stderr] [--stdin TEXT] -- ARGS...
+case_() {
+    local name=$1 status=$2 stderr=0 stdin=""
+    shift 2
+    while [ "$1" != "--" ]; do
+        case $1 in
+            --stderr) stderr=1; shift ;;
+            --stdin) stdin=$2; shift 2 ;;
+        esac
+    done
+    shift
+    local got rc
+    if [ $stderr = 1 ]; then
+        got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1); rc=$?
+    else
+        got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>/dev/null); rc=$?
+    fi
+    printf '%s\n' "$got" > "$OUT/$name.out"
+    if [ "${UPDATE:-}" = 1 ]; then cp "$OUT/$name.out" "$EXPECTED/$name.out"; fi
+    if [ "$rc" != "$status" ]; then
+        echo "FAIL $name: exit status $rc, expected $status ($TOOL $*)"; cat "$OUT/$name.out"; failed=$((failed + 1)); return
+    fi
+    if ! diff -u "$EXPECTED/$name.out" "$OUT/$name.out"; then
+        echo "FAIL $name: output differs ($TOOL $*)"; failed=$((failed + 1)); return
+    fi
+    passed=$((passed + 1))
+}
+
+# resolve, as before the table feature, and with a table; URLs from stdin
+case_ resolve-route 0 -- resolve --route 'app://user/:id=UserPage' --extra from=push 'app://user/42?tab=a'
+case_ resolve-rule 0 -- resolve --route 'app://search=Search' --rule '(?:https://)?www.jd.com/search/(.*)' 'app://search?q=$#1' \
+    'https://www.jd.com/search/%E5%8E%9F'
+case_ resolve-table 1 -- resolve --table $SHOP 'shop://product/42?ref=mail' 'shop://nothing'
+case_ resolve-stdin 0 --stdin $'shop://cart\n\nhttp://oldshop.example.com/category/shoes\n' -- resolve --table $SHOP
+case_ resolve-invalid 2 -- resolve --table $SHOP 'no scheme'
+case_ resolve-bad-table 2 --stderr -- resolve --table $T/bad.json 'app://user/1'
+case_ resolve-missing-table 2 --stderr -- resolve --table $T/none.json 'app://user/1'
+# rewrite
+case_ rewrite 1 -- rewrite --rule '^old://(\w+)' 'app://$1' old://docs x://y
+case_ rewrite-json 0 -- rewrite --json --table $SHOP 'http://www.oldshop.example.com/search?q=red%20shoes'
+case_ rewrite-odd-rule 2 --stderr -- rewrite --rule '^x' 
+# explain
+case_ explain-matched 0 -- explain --table $SHOP 'shop://product/42?ref=mail'
+case_ explain-rewritten 0 -- explain --table $SHOP 'http://oldshop.example.com/item.php?id=7'
+case_ explain-nomatch 1 -- explain --table $SHOP --limit 3 'shop://orders/12/x'
+case_ explain-json 0 -- explain --json --table $SHOP 'shop://cart'
+case_ explain-error 2 -- explain --table $SHOP 'not a url'
+# check
+case_ check-ok 0 -- check --guard login --guard fresh-session $SHOP
+case_ check-guards 0 -- check --guard login --guard adult $SHOP
+case_ check-strict 1 -- check --strict --guard login $SHOP
+case_ check-problems 1 -- check $T/bad.json
+case_ check-problems-json 1 -- check --json $T/bad.json
+case_ check-warnings 0 -- check $T/warnings.json
+case_ check-warnings-strict 1 -- check --strict $T/warnings.json
+case_ check-missing 2 --stderr -- check $T/none.json
+# routes, graph, url
+case_ routes 0 -- routes $SHOP
+case_ routes-json 0 -- routes --json $T/warnings.json
+case_ graph 0 -- graph $T/warnings.json
+case_ url 0 -- url --table $SHOP product id=42 '?ref=mail & push'
+case_ url-catch-all 0 -- url --json --table $SHOP help 'topic=orders/late delivery'
+case_ url-missing 2 --stderr -- url --table $SHOP product
+case_ url-unknown-name 2 --stderr -- url --table $SHOP nobody
+# help, version, completion
+case_ version 0 -- version
+case_ help-url 0 -- url --help
+case_ completion 0 -- --generate-completion-script bash
+case_ unknown-command 2 --stderr -- frobnicate
+
+echo "tool tests: $passed passed, $failed failed"
+[ "$failed" = 0 ]
