@@ -70,7 +70,7 @@ demo: all
 bench: lib
 	bash bench/run.sh
 
-test: all test-swift test-c test-examples test-exports test-install test-tool test-python
+test: all test-swift test-c test-examples test-seeds test-exports test-install test-tool test-python
 	@echo "make test: all passed"
 
 test-swift: deps
@@ -127,3 +127,4 @@ clean:
 	rm -rf $(BUILD) .build
 
 include mk/reliability.mk
+include mk/seeds.mk
