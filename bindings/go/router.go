@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Router is one routing table and its rewrite rules (an lr_router). Every method may be called from any number
@@ -43,7 +44,7 @@ func NewRouter() (*Router, error) {
 		return nil, err
 	}
 	r := &Router{handle: handle}
-	runtime.SetFinalizer(r, (*Router).Close)
+	runtime.SetFinalizer(r, (*Router).finalize)
 	return r, nil
 }
 
@@ -62,6 +63,14 @@ func (r *Router) Close() error {
 		runtime.SetFinalizer(r, nil)
 	}
 	return nil
+}
+
+// finalizedRouters counts the routers freed by their finalizer (read by the tests).
+var finalizedRouters atomic.Int64
+
+func (r *Router) finalize() {
+	finalizedRouters.Add(1)
+	r.Close()
 }
 
 // call runs fn on the router's handle with the goroutine held on its OS thread, so that a failure's message is
