@@ -65,7 +65,7 @@ demo: all
 bench: lib
 	bash bench/run.sh
 
-test: all test-swift test-c test-examples test-exports test-install test-python
+test: all test-swift test-c test-examples test-exports test-install test-python test-go
 	@echo "make test: all passed"
 
 test-swift: deps
@@ -118,3 +118,4 @@ clean:
 	rm -rf $(BUILD) .build
 
 include mk/reliability.mk
+include mk/bindings.mk
