@@ -65,7 +65,7 @@ demo: all
 bench: lib
 	bash bench/run.sh
 
-test: all test-swift test-c test-examples test-exports test-install test-python test-go
+test: all test-swift test-c test-examples test-exports test-install test-python test-go test-java
 	@echo "make test: all passed"
 
 test-swift: deps

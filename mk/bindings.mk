@@ -60,3 +60,13 @@ test-go: lib deps-go
 	@echo "== $(BUILD)/examples/go-demo"
 	@$(BUILD)/examples/go-demo > $(BUILD)/examples/go-demo.out 2>&1 || { cat $(BUILD)/examples/go-demo.out; exit 1; }
 	@diff -u examples/c/demo.expected $(BUILD)/examples/go-demo.out && echo "== go-demo: the same output as demo.c"
+
+test-java: lib deps-java
+	@mkdir -p $(BUILD)/java $(BUILD)/examples/java
+	LINKROUTER_LIBRARY=$(JAVA_LIB) $(MVN) $(MVN_FLAGS) test
+	$(JAVAC) -Xlint:all -Werror -encoding UTF-8 -cp $(BUILD)/java/target/classes:$(JNA_JAR) \
+	    -d $(BUILD)/examples/java examples/java/Demo.java
+	@echo "== java Demo"
+	@LINKROUTER_LIBRARY=$(JAVA_LIB) $(JAVA) -cp $(BUILD)/examples/java:$(BUILD)/java/target/classes:$(JNA_JAR) Demo \
+	    > $(BUILD)/examples/java-demo.out 2>&1 || { cat $(BUILD)/examples/java-demo.out; exit 1; }
+	@diff -u examples/c/demo.expected $(BUILD)/examples/java-demo.out && echo "== java Demo: the same output as demo.c"
