@@ -175,6 +175,31 @@ func checkMatchRow(t *testing.T, r *Router, row matchRow, patternOf map[string]s
 	if m.HasName || m.HasMetadata {
 		t.Errorf("name %q metadata %q on a route added without them", m.Name, m.Metadata)
 	}
+	checkAgainstJSON(t, m)
+}
+
+// checkAgainstJSON: every field the binding copied through the getters equals the library's own JSON of the
+// match (lr_match_to_json), which is the same bytes for every language.
+func checkAgainstJSON(t *testing.T, m *Match) {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(m.JSON), &doc); err != nil {
+		t.Fatalf("JSON %q: %v", m.JSON, err)
+	}
+	fields := map[string]string{"target": m.Target, "pattern": m.Pattern, "url": m.URL, "rewritten": m.Rewritten,
+		"scheme": m.Scheme, "host": m.Host, "port": m.Port, "path": m.Path, "fragment": m.Fragment}
+	for key, got := range fields {
+		if doc[key] != got {
+			t.Errorf("%s: getter %q, JSON %v", key, got, doc[key])
+		}
+	}
+	query := []any{}
+	for _, p := range m.Query {
+		query = append(query, []any{p.Name, p.Value})
+	}
+	if !reflect.DeepEqual(doc["query"], query) {
+		t.Errorf("query: getters %v, JSON %v", query, doc["query"])
+	}
 }
 
 func TestSemanticsMalformedPatterns(t *testing.T) {

@@ -88,6 +88,23 @@ class SemanticsTableTest {
             assertEquals(row.get("fragment"), m.fragment());
         }
         assertFalse(m.name().isPresent() || m.metadata().isPresent());
+        checkAgainstJson(m);
+    }
+
+    /**
+     * Every field the binding copied through the getters equals the library's own JSON of the match
+     * (lr_match_to_json), which is the same bytes for every language.
+     */
+    @SuppressWarnings("unchecked")
+    static void checkAgainstJson(Match m) {
+        Map<String, Object> doc = (Map<String, Object>) Json.parse(m.json());
+        assertEquals(List.of(doc.get("target"), doc.get("pattern"), doc.get("url"), doc.get("rewritten"),
+                doc.get("scheme"), doc.get("host"), doc.get("port"), doc.get("path"), doc.get("fragment")),
+            List.of(m.target(), m.pattern(), m.url(), m.rewritten(), m.scheme(), m.host(), m.port(), m.path(),
+                m.fragment()), "getters against JSON");
+        List<List<String>> query = new ArrayList<>();
+        m.query().forEach(p -> query.add(List.of(p.name(), p.value())));
+        assertEquals(doc.get("query"), query, "query against JSON");
     }
 
     @TestFactory
