@@ -1,6 +1,6 @@
 # mk/bindings.mk -- the Go and Java bindings, as make targets (included by the Makefile; `make test` runs both).
 #
-#   make test-go     bindings/go (cgo): go vet, go test (the semantics table, API, bad input, threads), the
+#   make test-go     bindings/go (cgo): gofmt, go vet, go test (the semantics table, API, bad input, threads), the
 #                    threaded tests again under the race detector, and examples/go, whose output must be
 #                    examples/c/demo.expected byte for byte
 #   make test-java   bindings/java (JNA): the JUnit suite through Maven, offline (Debian's /usr/share/maven-repo
@@ -53,6 +53,8 @@ deps-java:
 
 test-go: lib deps-go
 	@mkdir -p $(BUILD)/go $(BUILD)/examples
+	@unformatted="$$(gofmt -l bindings/go examples/go)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	cd bindings/go && $(GO_ENV) $(GO) vet ./...
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 ./...
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'TestResolvesDuringAddsAndRemoves|TestCloseDuringCalls' ./...

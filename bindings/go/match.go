@@ -138,8 +138,7 @@ func copyMatch(m *C.lr_match) (*Match, error) {
 	if rc := C.lr_match_to_json(m, &text); rc < 0 {
 		return nil, lastError(rc)
 	}
-	out.JSON = C.GoString(text)
-	C.lr_string_free(text)
+	out.JSON = takeString(text)
 	return out, nil
 }
 

@@ -95,6 +95,13 @@ func goSize(n C.size_t, what string) (int, error) {
 	return int(n), nil
 }
 
+// takeString copies a string the library allocated for the caller (a char ** out-parameter) and frees it with
+// lr_string_free. Rewrite and the match's JSON use it, as will every function that returns text.
+func takeString(p *C.char) string {
+	defer C.lr_string_free(p)
+	return C.GoString(p)
+}
+
 // goStringOr copies a borrowed C string; NULL gives ("", false).
 func goStringOr(p *C.char) (string, bool) {
 	if p == nil {

@@ -62,8 +62,7 @@ func (r *Router) Rewrite(url string) (string, bool, error) {
 		var text *C.char
 		rc := C.lr_router_rewrite(h, u, &text)
 		if rc == C.LR_OK {
-			out = C.GoString(text)
-			C.lr_string_free(text)
+			out = takeString(text)
 		}
 		return rc
 	})

@@ -59,12 +59,7 @@ public final class Match {
         try (Memory out = new Memory(8)) {
             out.clear();
             Native.check(Native.lr_match_to_json(m, out));
-            Pointer text = out.getPointer(0);
-            try {
-                json = Native.string(text);
-            } finally {
-                Native.lr_string_free(text);
-            }
+            json = Native.take(out.getPointer(0));
         }
     }
 

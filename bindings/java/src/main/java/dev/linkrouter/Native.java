@@ -160,6 +160,18 @@ final class Native {
         return p == null ? null : p.getString(0, "UTF-8");
     }
 
+    /**
+     * A string the library allocated for the caller (a char ** out-parameter), copied and freed with lr_string_free.
+     * Rewrite and the match's JSON use it, as will every function that returns text.
+     */
+    static String take(Pointer p) {
+        try {
+            return string(p);
+        } finally {
+            lr_string_free(p);
+        }
+    }
+
     /** The exception for a negative status just returned on this thread, with lr_last_error()'s message. */
     static LinkRouterException error(int code) {
         String message = string(lr_last_error());

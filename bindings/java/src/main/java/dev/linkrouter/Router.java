@@ -290,12 +290,7 @@ public final class Router implements AutoCloseable {
             if (rc != LinkRouterException.OK) {
                 return Optional.empty();
             }
-            Pointer s = out.getPointer(0);
-            try {
-                return Optional.of(Native.string(s));
-            } finally {
-                Native.lr_string_free(s);
-            }
+            return Optional.of(Native.take(out.getPointer(0)));
         });
     }
 
