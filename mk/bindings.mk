@@ -26,7 +26,7 @@ GO_ENV := GO111MODULE=on GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local CGO_ENAB
 # Maven with Debian's repository as its only mirror (a file: URL, allowed in offline mode), a local repository in
 # build/java, and the library found through LINKROUTER_LIBRARY.
 JAVA_LIB  := $(abspath $(BUILD)/lib/liblinkrouter.so)
-MVN_FLAGS := -B -o -Daether.offline.protocols=file -s bindings/java/maven-settings.xml \
+MVN_FLAGS := -B -ntp -Dstyle.color=never -o -Daether.offline.protocols=file -s bindings/java/maven-settings.xml \
              -Dmaven.repo.local=$(abspath $(BUILD)/java/m2) -f bindings/java/pom.xml
 JNA_JAR   := /usr/share/java/jna.jar
 
