@@ -70,7 +70,7 @@ demo: all
 bench: lib
 	bash bench/run.sh
 
-test: all test-swift test-c test-examples test-seeds test-exports test-install test-tool test-python
+test: all test-swift test-c test-examples test-seeds test-exports test-install test-tool test-python test-go test-java
 	@echo "make test: all passed"
 
 test-swift: deps
@@ -128,3 +128,4 @@ clean:
 
 include mk/reliability.mk
 include mk/seeds.mk
+include mk/bindings.mk

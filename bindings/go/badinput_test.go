@@ -1,0 +1,243 @@
+package linkrouter
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Hostile input from Go: every row gets a documented outcome (a Match, nil, or an *Error with its code), and a
+// refused change leaves the router as it was. The same rows as the Python and C bad-input suites, plus what only
+// a Go string can hold: a NUL byte, which the C ABI cannot take and the binding refuses with ErrInvalid.
+
+var badInputRoutes = []Route{{"app://user/:id", "User"}, {"app://files/*path", "Files"}, {"*://share/:id", "Share"},
+	{"app://search", "Search"}}
+
+var badInputProbes = []struct{ url, target string }{{"app://user/42", "User"}, {"app://files/a/b", "Files"},
+	{"x://share/1", "Share"}, {"app://search", "Search"}, {"old://user/7", "User"}}
+
+func badInputRouter(t *testing.T) *Router {
+	t.Helper()
+	r := newRouter(t)
+	if err := r.AddMany(badInputRoutes); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.AddRewrite("^old://(.*)$", "app://$1"); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func assertUnchanged(t *testing.T, r *Router) {
+	t.Helper()
+	if n, err := r.Count(); n != len(badInputRoutes) || err != nil {
+		t.Errorf("count %d, %v", n, err)
+	}
+	for _, p := range badInputProbes {
+		if m, err := r.Resolve(p.url); err != nil || m == nil || m.Target != p.target {
+			t.Errorf("%s: %v %v, want %s", p.url, m, err, p.target)
+		}
+	}
+}
+
+// checkError: err is an *Error with the code of want, a message, and no huge quote of the input.
+func checkError(t *testing.T, what string, err, want error) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || !errors.Is(err, want) {
+		t.Errorf("%s: %v, want %v", what, err, want)
+		return
+	}
+	if e.Message == "" || len(e.Message) > 4096 {
+		t.Errorf("%s: message of %d bytes", what, len(e.Message))
+	}
+}
+
+var invalidUTF8 = []struct{ name, bytes string }{
+	{"lone continuation", "\x80"}, {"overlong / (2 bytes)", "\xc0\xaf"}, {"overlong C1", "\xc1\xbf"},
+	{"overlong (3 bytes)", "\xe0\x80\xaf"}, {"overlong (4 bytes)", "\xf0\x80\x80\xaf"},
+	{"surrogate D800", "\xed\xa0\x80"}, {"surrogate DFFF", "\xed\xbf\xbf"}, {"truncated 2-byte", "\xc3"},
+	{"truncated 3-byte", "\xe4\xbd"}, {"truncated 4-byte", "\xf0\x9f\x98"}, {"U+110000", "\xf4\x90\x80\x80"},
+	{"F5", "\xf5\x80\x80\x80"}, {"5-byte form", "\xf8\x88\x80\x80\x80"}, {"FE", "\xfe"}, {"FF", "\xff"},
+}
+
+var badPlaces = [][2]string{{"app://user/", ""}, {"app://", "/1"}, {"app://user/1?", "=v"}, {"app://user/1#", ""},
+	{"old://user/", ""}}
+
+func TestInvalidUTF8IsRefusedEverywhere(t *testing.T) {
+	r := badInputRouter(t)
+	for _, bad := range invalidUTF8 {
+		for _, place := range badPlaces {
+			url := place[0] + bad.bytes + place[1]
+			m, err := r.Resolve(url)
+			checkError(t, bad.name+" Resolve "+url, err, ErrInvalid)
+			if m != nil {
+				t.Errorf("%q: a match with an error", url)
+			}
+			_, err = r.CanRoute(url)
+			checkError(t, bad.name+" CanRoute", err, ErrInvalid)
+			_, err = r.ResolveWith("app://user/1", Param{"k", bad.bytes})
+			checkError(t, bad.name+" extra value", err, ErrInvalid)
+			_, err = r.ResolveWith("app://user/1", Param{bad.bytes, "v"})
+			checkError(t, bad.name+" extra name", err, ErrInvalid)
+		}
+		s := bad.bytes
+		checkError(t, bad.name+" pattern", r.Add("app://new/"+s, "T"), ErrInvalid)
+		checkError(t, bad.name+" target", r.Add("app://new", "T"+s), ErrInvalid)
+		checkError(t, bad.name+" name", r.AddRoute("app://new", "T", s, ""), ErrInvalid)
+		checkError(t, bad.name+" metadata", r.AddRoute("app://new", "T", "", s), ErrInvalid)
+		checkError(t, bad.name+" remove", r.Remove("app://user/"+s), ErrInvalid)
+		checkError(t, bad.name+" regex", r.AddRewrite("x"+s, "y"), ErrInvalid)
+		checkError(t, bad.name+" template", r.AddRewrite("x", "y"+s), ErrInvalid)
+		checkError(t, bad.name+" remove rewrite", r.RemoveRewrite("x"+s), ErrInvalid)
+		_, _, err := r.Rewrite("old://" + s)
+		checkError(t, bad.name+" rewrite", err, ErrInvalid)
+	}
+	assertUnchanged(t, r)
+}
+
+// A Go string may hold NUL bytes; C would cut it there. Every argument refuses one with ErrInvalid.
+func TestNULBytesAreRefused(t *testing.T) {
+	r := badInputRouter(t)
+	calls := map[string]func() error{
+		"Add pattern":       func() error { return r.Add("app://a\x00b", "T") },
+		"Add target":        func() error { return r.Add("app://new", "T\x00") },
+		"AddRoute name":     func() error { return r.AddRoute("app://new", "T", "\x00", "") },
+		"AddRoute metadata": func() error { return r.AddRoute("app://new", "T", "", "{}\x00") },
+		"AddMany":           func() error { return r.AddMany([]Route{{"app://new", "T"}, {"app://x\x00", "T"}}) },
+		"Remove":            func() error { return r.Remove("app://user/:id\x00") },
+		"Resolve":           func() error { _, err := r.Resolve("app://user/4\x002"); return err },
+		"ResolveWith name":  func() error { _, err := r.ResolveWith("app://user/4", Param{"a\x00", "v"}); return err },
+		"ResolveWith value": func() error { _, err := r.ResolveWith("app://user/4", Param{"a", "\x00"}); return err },
+		"CanRoute":          func() error { _, err := r.CanRoute("\x00app://user/4"); return err },
+		"AddRewrite":        func() error { return r.AddRewrite("a\x00", "b") },
+		"AddRewrites":       func() error { return r.AddRewrites([]RewriteRule{{"a", "b"}, {"c", "\x00"}}) },
+		"RemoveRewrite":     func() error { return r.RemoveRewrite("^old://(.*)$\x00") },
+		"Rewrite":           func() error { _, _, err := r.Rewrite("old://\x00"); return err },
+	}
+	for name, call := range calls {
+		err := call()
+		checkError(t, name, err, ErrInvalid)
+		if err != nil && !strings.Contains(err.Error(), "NUL byte at byte") {
+			t.Errorf("%s: %v does not say where the NUL is", name, err)
+		}
+	}
+	// A decoded %00 is an ordinary value. The C getters return NUL-terminated strings, so the flat view (C's)
+	// ends at the NUL; the JSON view keeps the whole value. Python and Swift, which read lengths, give "a\x00b"
+	// in their flat views too: a limit of the C ABI's getters, reported, not papered over here.
+	m, err := r.Resolve("app://user/a%00b")
+	if err != nil || m == nil || m.Params["id"] != "a" {
+		t.Fatalf("%%00: %v %v", m, err)
+	}
+	if nested, err := m.NestedParams(); err != nil || nested["id"] != "a\x00b" {
+		t.Errorf("%%00 in the JSON view: %v %v", nested, err)
+	}
+	assertUnchanged(t, r)
+}
+
+func TestURLTable(t *testing.T) {
+	r := badInputRouter(t)
+	const anyOutcome = "*" // matches or not, without an error
+	rows := []struct {
+		name, url string
+		target    string // a target, anyOutcome, or "" with err
+		err       error
+	}{
+		{"empty", "", "", ErrInvalid},
+		{"no scheme", "nourl", "", ErrInvalid},
+		{"path only", "/just/a/path", "", ErrInvalid},
+		{"empty scheme", "://x", "", ErrInvalid},
+		{"digit scheme", "1a://x", "", ErrInvalid},
+		{"scheme only", "app:", anyOutcome, nil},
+		{"slashes only", "app://////", anyOutcome, nil},
+		{"lone %", "app://user/%", "User", nil},
+		{"escaped FF", "app://user/%FF", "User", nil},
+		{"escaped surrogate", "app://user/%ED%A0%80", "User", nil},
+		{"malformed query", "app://user/1?%=%&%%=%4&a%zz=b%", "User", nil},
+		{"many @", "app://a@b@c@user/1", "User", nil},
+		{"unclosed [", "app://[::1/x", anyOutcome, nil},
+		{"huge port", "app://user:99999999999999999999999/1", "User", nil},
+		{"CR LF", "app://user/1\r\nX-Injected: 1", "User", nil},
+		{"raw UTF-8 and spaces", "app://user/中 国?nation=中国", "User", nil},
+		{"emoji", "app://user/🦀?q=👍🏽", "User", nil},
+		{"U+10FFFF", "app://user/\U0010ffff", "User", nil},
+		{"1 MiB", "app://user/" + strings.Repeat("x", 1<<20), "", ErrLimit},
+		{"1 MiB of UTF-8", "app://user/" + strings.Repeat("体", 1<<18), "", ErrLimit},
+		{"64 KiB exactly", "app://user/" + strings.Repeat("y", 65536-11), "User", nil},
+		{"64 KiB + 1", "app://user/" + strings.Repeat("y", 65536-10), "", ErrLimit},
+		{"100,000 segments", "app://files" + strings.Repeat("/a", 100000), "", ErrLimit},
+		{"100,000 query pairs", "app://user/1?" + strings.Repeat("a=1&", 100000), "", ErrLimit},
+		{"brackets 10,000 deep", "app://user/1?a" + strings.Repeat("[b]", 10000) + "=1", "User", nil},
+		{"10,000 open brackets", "app://user/1?a" + strings.Repeat("[", 10000) + "=1", "User", nil},
+		{"10,000 list levels", "app://user/1?a" + strings.Repeat("[]", 10000) + "=1", "User", nil},
+		{"10,000 malformed escapes", "app://user/" + strings.Repeat("%", 10000), "User", nil},
+	}
+	for _, row := range rows {
+		m, err := r.Resolve(row.url)
+		can, canErr := r.CanRoute(row.url)
+		switch {
+		case row.err != nil:
+			checkError(t, row.name, err, row.err)
+			checkError(t, row.name+" CanRoute", canErr, row.err)
+		case err != nil || canErr != nil:
+			t.Errorf("%s: %v / %v", row.name, err, canErr)
+		case can != (m != nil):
+			t.Errorf("%s: CanRoute %v disagrees with Resolve %v", row.name, can, m)
+		case row.target != anyOutcome && (m == nil || m.Target != row.target):
+			t.Errorf("%s: %v, want %s", row.name, m, row.target)
+		case m != nil:
+			if _, err := m.NestedParams(); err != nil {
+				t.Errorf("%s: nested params: %v", row.name, err)
+			}
+		}
+	}
+	assertUnchanged(t, r)
+}
+
+func TestPatternTable(t *testing.T) {
+	r := badInputRouter(t)
+	rows := []struct {
+		pattern string
+		err     error
+		offset  int // -1: not checked
+	}{
+		{"", ErrPattern, 0}, {"app", ErrPattern, 3}, {"app:x", ErrPattern, 3}, {"1app://x", ErrPattern, 0},
+		{"app://a//b", ErrPattern, 8}, {"app://:", ErrPattern, 7}, {"app://:a-b", ErrPattern, 8},
+		{"app://*rest/x", ErrPattern, 12}, {"app://:id/:id", ErrPattern, 10}, {"app://a?x", ErrPattern, 7},
+		{"app://a#b", ErrPattern, 7}, {"app:/x", ErrPattern, 3}, {"://x", ErrPattern, 0},
+		{"app://a/*/b", ErrPattern, 10}, {"app:///a", ErrPattern, 6},
+		{"app://user/:uid", ErrConflict, -1}, {"APP://USER/:x/", ErrConflict, -1},
+		{"app://files/*", ErrConflict, -1}, {"*://share/:other", ErrConflict, -1},
+		{"app://\xed\xa0\x80", ErrInvalid, -1}, {"app://a\x00b", ErrInvalid, -1},
+		{"app://a" + strings.Repeat("/b", 2000), ErrLimit, -1},
+	}
+	for _, row := range rows {
+		err := r.Add(row.pattern, "Bad")
+		checkError(t, row.pattern, err, row.err)
+		var e *Error
+		if errors.As(err, &e) && row.offset >= 0 && e.Offset != row.offset {
+			t.Errorf("%q: offset %d, want %d (%s)", row.pattern, e.Offset, row.offset, e.Message)
+		}
+		if errors.Is(err, ErrConflict) && !strings.Contains(e.Message, "'") {
+			t.Errorf("%q: the conflict does not name the existing route: %s", row.pattern, e.Message)
+		}
+	}
+	assertUnchanged(t, r)
+}
+
+func TestRewriteRuleTable(t *testing.T) {
+	r := badInputRouter(t)
+	rows := []struct {
+		match, target string
+		err           error
+	}{
+		{"(unclosed", "app://x", ErrRegex}, {"[a-", "app://x", ErrRegex}, {"*a", "app://x", ErrRegex},
+		{"a{2,1}", "app://x", ErrRegex}, {`\`, "app://x", ErrRegex}, {"(?<n>a)(?<n>b)", "app://x", ErrRegex},
+		{"(?<=a+)b", "app://x", ErrRegex}, {`\C`, "app://x", ErrRegex}, {`\x{110000}`, "app://x", ErrRegex},
+		{"^a(b)", "$", ErrPattern}, {"^a(b)", "${", ErrPattern}, {"^a(b)", "${}", ErrPattern},
+	}
+	for _, row := range rows {
+		checkError(t, row.match+" -> "+row.target, r.AddRewrite(row.match, row.target), row.err)
+	}
+	assertUnchanged(t, r)
+}

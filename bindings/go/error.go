@@ -1,0 +1,79 @@
+package linkrouter
+
+// #include "linkrouter.h"
+import "C"
+
+import (
+	"regexp"
+	"strconv"
+)
+
+// Error is a failure reported by the library: its status code and its message (lr_last_error()), e.g.
+// "malformed pattern 'app://a//b' at byte 8: empty segment".
+type Error struct {
+	Code    Status // a negative status
+	Message string // the library's text (lr_errstr's when the library gave no detail)
+	// Index is the position of the refused item for AddMany and AddRewrites, -1 otherwise.
+	Index int
+	// Offset is the byte offset the message names ("at byte 8") for pattern, template and regex errors, else -1.
+	Offset int
+}
+
+// Error gives the message with the package's prefix.
+func (e *Error) Error() string { return "linkrouter: " + e.Message }
+
+// Is reports whether target is an *Error with the same code, so errors.Is(err, ErrPattern) holds for every
+// pattern error.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t != nil && e != nil && t.Code == e.Code
+}
+
+func sentinel(code Status) *Error {
+	return &Error{Code: code, Message: code.String(), Index: -1, Offset: -1}
+}
+
+// The sentinels, one per error code, for errors.Is. Their messages are lr_errstr's.
+var (
+	ErrMisuse   = sentinel(StatusMisuse)
+	ErrInvalid  = sentinel(StatusInvalid)
+	ErrPattern  = sentinel(StatusPattern)
+	ErrConflict = sentinel(StatusConflict)
+	ErrRegex    = sentinel(StatusRegex)
+	ErrLimit    = sentinel(StatusLimit)
+	ErrNotFound = sentinel(StatusNotFound)
+	ErrTable    = sentinel(StatusTable)
+	ErrIO       = sentinel(StatusIO)
+	ErrNoMemory = sentinel(StatusNoMemory)
+)
+
+var (
+	offsetInMessage = regexp.MustCompile(`\bat byte (\d+)`)
+	indexInMessage  = regexp.MustCompile(`^(?:route|rewrite rule) (\d+):`)
+)
+
+// lastError is the error for a negative status just returned by the library. It reads lr_last_error(), which is
+// per thread: the caller holds the goroutine on its OS thread (runtime.LockOSThread) from the call to here.
+func lastError(rc C.int) *Error {
+	code := Status(rc)
+	message := C.GoString(C.lr_last_error())
+	if message == "" {
+		message = code.String()
+	}
+	return newError(code, message)
+}
+
+func newError(code Status, message string) *Error {
+	e := &Error{Code: code, Message: message, Index: -1, Offset: -1}
+	if m := offsetInMessage.FindStringSubmatch(message); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			e.Offset = n
+		}
+	}
+	if m := indexInMessage.FindStringSubmatch(message); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			e.Index = n
+		}
+	}
+	return e
+}

@@ -1,0 +1,320 @@
+package dev.linkrouter;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One routing table and its rewrite rules (an lr_router), over JNA. It owns no rule of its own: precedence,
+ * decoding and parameters are the library's (docs/SEMANTICS.md), so Java gives the answers C, Swift, Python and Go
+ * give.
+ *
+ * <pre>{@code
+ * try (Router router = new Router()) {
+ *     router.add("app://user/:id", "UserPage");           // LinkRouterException(EPATTERN) on a bad pattern
+ *     router.resolve("app://user/42?tab=posts").ifPresent(m ->
+ *         System.out.println(m.target() + " " + m.params()));  // UserPage {id=42, tab=posts}
+ * }
+ * }</pre>
+ *
+ * <p>Every method may be called from any number of threads at once, registration included: lookups never wait for
+ * a change and see the table before or after it, never a mix. {@link #close()} frees the router once the calls in
+ * flight are done; a {@link Cleaner} frees one that was never closed. Errors are {@link LinkRouterException}s with
+ * the library's code and message; a closed router gives EMISUSE.
+ */
+public final class Router implements AutoCloseable {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    /** The native handle, apart from the Router so that the Cleaner can free it without reaching the Router. */
+    private static final class Handle implements Runnable {
+        private Pointer pointer;
+        private boolean closing; // set by close(): the Cleaner did not have to free this one
+
+        Handle(Pointer pointer) {
+            this.pointer = pointer;
+        }
+
+        @Override
+        public void run() { // close(), under the write lock, or the Cleaner once the Router is unreachable
+            Pointer p = pointer;
+            pointer = null;
+            if (p != null) {
+                Native.lr_router_free(p);
+                if (!closing) {
+                    FREED_BY_CLEANER.incrementAndGet();
+                }
+            }
+        }
+    }
+
+    /** The routers the Cleaner freed because nobody closed them (read by the tests). */
+    static final AtomicLong FREED_BY_CLEANER = new AtomicLong();
+
+    // The lock guards the handle, not the table (the library has its own snapshots): calls hold it for reading,
+    // close() for writing, so a router is never freed under a running call.
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Handle handle;
+    private final Cleaner.Cleanable cleanable;
+
+    /** An empty router. UnsatisfiedLinkError when the library cannot be loaded or has another version. */
+    public Router() {
+        Native.requireLoaded();
+        Pointer created;
+        try (NativeText text = new NativeText()) {
+            Memory out = text.cell();
+            Native.check(Native.lr_router_new(out));
+            created = out.getPointer(0);
+        }
+        handle = new Handle(created);
+        cleanable = CLEANER.register(this, handle);
+    }
+
+    /** lr_version_number() of the library loaded. */
+    public static int libraryVersion() {
+        Native.requireLoaded();
+        return Native.lr_version_number();
+    }
+
+    /** The path of the library loaded. */
+    public static String libraryPath() {
+        Native.requireLoaded();
+        return Native.LIBRARY_PATH;
+    }
+
+    /** The library's static text for a status code (lr_errstr), e.g. "no match". */
+    public static String errstr(int code) {
+        Native.requireLoaded();
+        return Native.string(Native.lr_errstr(code));
+    }
+
+    /** A call on the open handle, under the read lock. */
+    @FunctionalInterface
+    private interface Call<T> {
+        T run(Pointer router, NativeText text);
+    }
+
+    private <T> T call(Call<T> body) {
+        lock.readLock().lock();
+        try (NativeText text = new NativeText()) {
+            Pointer p = handle.pointer;
+            if (p == null) {
+                throw new LinkRouterException(LinkRouterException.EMISUSE, "the router is closed");
+            }
+            return body.run(p, text);
+        } finally {
+            lock.readLock().unlock();
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * Adds a route from {@code pattern} to {@code target} (any string; the router only hands it back). EPATTERN
+     * (the message gives the byte offset, also in {@link LinkRouterException#offset()}), ECONFLICT (the message names
+     * the existing pattern), ELIMIT, EINVAL.
+     */
+    public void add(String pattern, String target) {
+        addRoute(pattern, target, null, null);
+    }
+
+    /** Adds a route that also carries a name and metadata (free text, JSON by convention); either may be null. */
+    public void addRoute(String pattern, String target, String name, String metadata) {
+        call((r, text) -> Native.check(Native.lr_router_add_route(r, text.string("pattern", pattern),
+            text.string("target", target), text.string("name", name), text.string("metadata", metadata))));
+    }
+
+    /**
+     * Adds routes at once, all or none: if one is refused the table is left exactly as it was, and the exception's
+     * {@link LinkRouterException#index()} names it. Much faster than single adds for big tables.
+     */
+    public void addMany(List<Route> routes) {
+        List<String> patterns = new ArrayList<>(routes.size());
+        List<String> targets = new ArrayList<>(routes.size());
+        for (Route route : routes) {
+            patterns.add(route.pattern());
+            targets.add(route.target());
+        }
+        call((r, text) -> addPairs(text, patterns, targets, "route %d: pattern", "route %d: target",
+            (a, b, n, failed) -> Native.lr_router_add_many(r, a, b, n, failed)));
+    }
+
+    @FunctionalInterface
+    private interface PairAdder {
+        int add(Pointer firsts, Pointer seconds, long count, Pointer failedIndex);
+    }
+
+    /** lr_router_add_many and lr_router_add_rewrites: two string arrays, all or none, a failed index. */
+    private static Void addPairs(NativeText text, List<String> firsts, List<String> seconds, String firstName,
+                                 String secondName, PairAdder adder) {
+        Pointer a = text.array(firsts, i -> String.format(firstName, i));
+        Pointer b = text.array(seconds, i -> String.format(secondName, i));
+        Memory failed = text.cell();
+        failed.setLong(0, -1L);
+        int rc = adder.add(a, b, firsts.size(), failed);
+        if (rc < 0) {
+            LinkRouterException e = Native.error(rc);
+            long index = failed.getLong(0);
+            if (index >= 0 && index < firsts.size()) {
+                throw new LinkRouterException(e.code(), e.getMessage(), (int) index);
+            }
+            throw e;
+        }
+        return null;
+    }
+
+    /** Removes the route that {@code pattern} would conflict with: ENOTFOUND when there is none. */
+    public void remove(String pattern) {
+        call((r, text) -> Native.check(Native.lr_router_remove(r, text.string("pattern", pattern))));
+    }
+
+    /** Removes every route; rewrite rules stay. */
+    public void clear() {
+        call((r, text) -> Native.check(Native.lr_router_clear(r)));
+    }
+
+    /** The number of routes. */
+    public int count() {
+        long n = call((r, text) -> {
+            Memory out = text.cell();
+            Native.check(Native.lr_router_count(r, out));
+            return out.getLong(0);
+        });
+        if (n < 0 || n > Integer.MAX_VALUE) {
+            throw new LinkRouterException(LinkRouterException.ELIMIT, "the route count " + Long.toUnsignedString(n)
+                + " does not fit in an int");
+        }
+        return (int) n;
+    }
+
+    /** Whether {@code url} (after rewriting) matches a route. EINVAL (not absolute, not UTF-8), ELIMIT. */
+    public boolean canRoute(String url) {
+        return call((r, text) -> Native.check(Native.lr_router_can_route(r, text.string("url", url))) == 1);
+    }
+
+    /**
+     * Rewrites {@code url}, matches it and returns the match; empty when no route matches. EINVAL for a URL that is
+     * not absolute ("scheme:") or not UTF-8, ELIMIT past a limit.
+     */
+    public Optional<Match> resolve(String url) {
+        return resolve(url, Map.of());
+    }
+
+    /**
+     * {@link #resolve(String)} with extra parameters, which outrank path and query parameters (FFRouter's
+     * "withParameters:"). They come last in {@link Match#params()}, in the map's iteration order.
+     */
+    public Optional<Match> resolve(String url, Map<String, String> extra) {
+        List<String> names = new ArrayList<>(extra.size());
+        List<String> values = new ArrayList<>(extra.size());
+        for (Map.Entry<String, String> e : extra.entrySet()) {
+            names.add(e.getKey());
+            values.add(e.getValue());
+        }
+        return call((r, text) -> {
+            Pointer u = text.string("url", url);
+            Pointer n = text.array(names, i -> "extra " + i + ": name");
+            Pointer v = text.array(values, i -> "extra " + i + ": value");
+            Memory out = text.cell();
+            int rc = Native.check(Native.lr_router_resolve_with(r, u, n, v, names.size(), out));
+            return rc == LinkRouterException.OK ? Optional.of(Match.take(out.getPointer(0))) : Optional.empty();
+        });
+    }
+
+    /** Sets a limit for the calls made after it: EMISUSE for a value out of its range (e.g. a zero length). */
+    public void setLimit(Limit limit, long value) {
+        if (value < 0) {
+            throw new LinkRouterException(LinkRouterException.EMISUSE, "limit " + limit + ": negative value " + value);
+        }
+        call((r, text) -> Native.check(Native.lr_router_set_limit(r, limit.code, value)));
+    }
+
+    /** Reads a limit. */
+    public long getLimit(Limit limit) {
+        long value = call((r, text) -> {
+            Memory out = text.cell();
+            Native.check(Native.lr_router_get_limit(r, limit.code, out));
+            return out.getLong(0);
+        });
+        if (value < 0) {
+            throw new LinkRouterException(LinkRouterException.ELIMIT, "limit " + limit + " is "
+                + Long.toUnsignedString(value) + ", more than a long holds");
+        }
+        return value;
+    }
+
+    /**
+     * Adds a rewrite rule; a rule with the same regex gets the new template in place (keeping its position).
+     * EREGEX (PCRE2's message and offset), EPATTERN (a bad template, with its offset), EINVAL.
+     */
+    public void addRewrite(String match, String target) {
+        call((r, text) -> Native.check(Native.lr_router_add_rewrite(r, text.string("regex", match),
+            text.string("template", target))));
+    }
+
+    /** Adds rules in order, all or none; the exception's {@link LinkRouterException#index()} names the refused one. */
+    public void addRewrites(List<RewriteRule> rules) {
+        List<String> matches = new ArrayList<>(rules.size());
+        List<String> targets = new ArrayList<>(rules.size());
+        for (RewriteRule rule : rules) {
+            matches.add(rule.match());
+            targets.add(rule.target());
+        }
+        call((r, text) -> addPairs(text, matches, targets, "rewrite rule %d: regex", "rewrite rule %d: template",
+            (a, b, n, failed) -> Native.lr_router_add_rewrites(r, a, b, n, failed)));
+    }
+
+    /** Removes the rule whose regex is exactly {@code match}: ENOTFOUND when there is none. */
+    public void removeRewrite(String match) {
+        call((r, text) -> Native.check(Native.lr_router_remove_rewrite(r, text.string("regex", match))));
+    }
+
+    /** Removes every rewrite rule. */
+    public void clearRewrites() {
+        call((r, text) -> Native.check(Native.lr_router_clear_rewrites(r)));
+    }
+
+    /**
+     * Applies the rewrite rules to {@code url}: the rewritten URL, or empty when no rule matches. {@code url} need not
+     * be absolute: rules may turn "www.example.com/x" into an app URL.
+     */
+    public Optional<String> rewrite(String url) {
+        return call((r, text) -> {
+            Memory out = text.cell();
+            int rc = Native.check(Native.lr_router_rewrite(r, text.string("url", url), out));
+            if (rc != LinkRouterException.OK) {
+                return Optional.empty();
+            }
+            return Optional.of(Native.take(out.getPointer(0)));
+        });
+    }
+
+    /**
+     * Frees the router, once the calls running on other threads are done. Matches it returned stay valid. Closing
+     * twice is a no-op; any other call on a closed router throws EMISUSE.
+     */
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            handle.closing = true;
+            cleanable.clean();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        try {
+            return "Router[" + count() + " routes]";
+        } catch (LinkRouterException e) {
+            return "Router[closed]";
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.linkrouter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * Hostile input from Java: every row gets a documented outcome (a Match, empty, or a LinkRouterException with its
+ * code), and a refused change leaves the router as it was. The same rows as the Python, Go and C bad-input suites,
+ * plus what only a Java string can hold: lone surrogates (no UTF-8 for them) and NUL characters (which C would take
+ * for the end), both refused with EINVAL.
+ */
+class BadInputTest {
+    private static final List<Route> ROUTES = List.of(new Route("app://user/:id", "User"),
+        new Route("app://files/*path", "Files"), new Route("*://share/:id", "Share"), new Route("app://search", "Search"));
+    private static final String[][] PROBES = {{"app://user/42", "User"}, {"app://files/a/b", "Files"},
+        {"x://share/1", "Share"}, {"app://search", "Search"}, {"old://user/7", "User"}};
+
+    private Router router;
+
+    @BeforeEach
+    void open() {
+        router = new Router();
+        router.addMany(ROUTES);
+        router.addRewrite("^old://(.*)$", "app://$1");
+    }
+
+    @AfterEach
+    void checkUnchangedAndClose() {
+        assertEquals(ROUTES.size(), router.count());
+        for (String[] probe : PROBES) {
+            assertEquals(Optional.of(probe[1]), router.resolve(probe[0]).map(Match::target), probe[0]);
+        }
+        router.close();
+    }
+
+    private static void assertCode(int code, Executable call, String what) {
+        LinkRouterException e = assertThrows(LinkRouterException.class, call, what);
+        assertEquals(code, e.code(), what + ": " + e.getMessage());
+        assertFalse(e.getMessage().isEmpty(), what);
+        assertTrue(e.getMessage().length() < 4096, what + ": a message of " + e.getMessage().length() + " chars");
+    }
+
+    @Test
+    void loneSurrogatesAreRefusedEverywhere() {
+        for (String bad : List.of("\ud800", "\udfff", "\udc80x", "x\ud83d")) {
+            Router r = router;
+            List<Executable> calls = List.of(() -> r.resolve("app://user/" + bad), () -> r.canRoute("app://" + bad),
+                () -> r.resolve("app://user/1?" + bad + "=v"), () -> r.resolve("app://user/1", Map.of("k", bad)),
+                () -> r.resolve("app://user/1", Map.of(bad, "v")), () -> r.add("app://new/" + bad, "T"),
+                () -> r.add("app://new", bad), () -> r.addRoute("app://new", "T", bad, null),
+                () -> r.addRoute("app://new", "T", null, bad), () -> r.remove("app://user/" + bad),
+                () -> r.addRewrite("x" + bad, "y"), () -> r.addRewrite("x", bad), () -> r.removeRewrite(bad),
+                () -> r.rewrite("old://" + bad));
+            for (int i = 0; i < calls.size(); i++) {
+                assertCode(LinkRouterException.EINVAL, calls.get(i), "call " + i + " with a lone surrogate");
+            }
+        }
+    }
+
+    @Test
+    void nulCharactersAreRefused() {
+        Router r = router;
+        List<Executable> calls = List.of(() -> r.add("app://a\0b", "T"), () -> r.add("app://new", "T\0"),
+            () -> r.addRoute("app://new", "T", "\0", null), () -> r.addRoute("app://new", "T", null, "{}\0"),
+            () -> r.addMany(List.of(new Route("app://new", "T"), new Route("app://x\0", "T"))),
+            () -> r.remove("app://user/:id\0"), () -> r.resolve("app://user/4\0" + "2"),
+            () -> r.resolve("app://user/4", Map.of("a\0", "v")), () -> r.resolve("app://user/4", Map.of("a", "\0")),
+            () -> r.canRoute("\0app://user/4"), () -> r.addRewrite("a\0", "b"),
+            () -> r.addRewrites(List.of(new RewriteRule("a", "b"), new RewriteRule("c", "\0"))),
+            () -> r.removeRewrite("^old://(.*)$\0"), () -> r.rewrite("old://\0"));
+        for (int i = 0; i < calls.size(); i++) {
+            assertCode(LinkRouterException.EINVAL, calls.get(i), "call " + i + " with a NUL");
+            LinkRouterException e = assertThrows(LinkRouterException.class, calls.get(i));
+            assertTrue(e.getMessage().contains("NUL character at byte"), e.getMessage());
+        }
+        // A decoded %00 is an ordinary value. The C getters return NUL-terminated strings, so the flat view (C's)
+        // ends at the NUL; the JSON view keeps the whole value (as the Go binding; Python and Swift read lengths).
+        Match m = r.resolve("app://user/a%00b").orElseThrow();
+        assertEquals("a", m.params().get("id"));
+        assertEquals("a\0b", m.nestedParams().get("id"));
+    }
+
+    @Test
+    void nullArguments() {
+        Router r = router;
+        // The library's answer to a NULL argument: EMISUSE (name and metadata may be null: none).
+        List<Executable> calls = List.of(() -> r.add(null, "T"), () -> r.add("app://n", null), () -> r.remove(null),
+            () -> r.canRoute(null), () -> r.resolve(null), () -> r.addRewrite(null, "x"), () -> r.rewrite(null),
+            () -> r.removeRewrite(null));
+        for (int i = 0; i < calls.size(); i++) {
+            assertCode(LinkRouterException.EMISUSE, calls.get(i), "call " + i + " with a null");
+        }
+    }
+
+    private static final Object ANY = new Object(); // matches or not, without an error
+
+    @Test
+    void urlTable() {
+        Object[][] rows = {
+            {"empty", "", LinkRouterException.EINVAL},
+            {"no scheme", "nourl", LinkRouterException.EINVAL},
+            {"path only", "/just/a/path", LinkRouterException.EINVAL},
+            {"empty scheme", "://x", LinkRouterException.EINVAL},
+            {"digit scheme", "1a://x", LinkRouterException.EINVAL},
+            {"scheme only", "app:", ANY},
+            {"slashes only", "app://////", ANY},
+            {"lone %", "app://user/%", "User"},
+            {"escaped FF", "app://user/%FF", "User"},
+            {"escaped surrogate", "app://user/%ED%A0%80", "User"},
+            {"malformed query", "app://user/1?%=%&%%=%4&a%zz=b%", "User"},
+            {"many @", "app://a@b@c@user/1", "User"},
+            {"unclosed [", "app://[::1/x", ANY},
+            {"huge port", "app://user:99999999999999999999999/1", "User"},
+            {"CR LF", "app://user/1\r\nX-Injected: 1", "User"},
+            {"raw UTF-8 and spaces", "app://user/中 国?nation=中国", "User"},
+            {"emoji", "app://user/🦀?q=👍🏽", "User"},
+            {"U+10FFFF", "app://user/\udbff\udfff", "User"},
+            {"1 MiB", "app://user/" + "x".repeat(1 << 20), LinkRouterException.ELIMIT},
+            {"1 MiB of UTF-8", "app://user/" + "体".repeat(1 << 18), LinkRouterException.ELIMIT},
+            {"64 KiB exactly", "app://user/" + "y".repeat(65536 - 11), "User"},
+            {"64 KiB + 1", "app://user/" + "y".repeat(65536 - 10), LinkRouterException.ELIMIT},
+            {"100,000 segments", "app://files" + "/a".repeat(100_000), LinkRouterException.ELIMIT},
+            {"100,000 query pairs", "app://user/1?" + "a=1&".repeat(100_000), LinkRouterException.ELIMIT},
+            {"brackets 10,000 deep", "app://user/1?a" + "[b]".repeat(10_000) + "=1", "User"},
+            {"10,000 open brackets", "app://user/1?a" + "[".repeat(10_000) + "=1", "User"},
+            {"10,000 list levels", "app://user/1?a" + "[]".repeat(10_000) + "=1", "User"},
+            {"10,000 malformed escapes", "app://user/" + "%".repeat(10_000), "User"},
+        };
+        for (Object[] row : rows) {
+            String name = (String) row[0];
+            String url = (String) row[1];
+            if (row[2] instanceof Integer code) {
+                assertCode(code, () -> router.resolve(url), name);
+                assertCode(code, () -> router.canRoute(url), name + " canRoute");
+                continue;
+            }
+            Optional<Match> m = router.resolve(url);
+            assertEquals(m.isPresent(), router.canRoute(url), name);
+            if (row[2] != ANY) {
+                assertEquals(Optional.of(row[2]), m.map(Match::target), name);
+            }
+            m.ifPresent(Match::nestedParams); // the library's JSON always reads back
+        }
+    }
+
+    @Test
+    void patternTable() {
+        Object[][] rows = {
+            {"", LinkRouterException.EPATTERN, 0}, {"app", LinkRouterException.EPATTERN, 3},
+            {"app:x", LinkRouterException.EPATTERN, 3}, {"1app://x", LinkRouterException.EPATTERN, 0},
+            {"app://a//b", LinkRouterException.EPATTERN, 8}, {"app://:", LinkRouterException.EPATTERN, 7},
+            {"app://:a-b", LinkRouterException.EPATTERN, 8}, {"app://*rest/x", LinkRouterException.EPATTERN, 12},
+            {"app://:id/:id", LinkRouterException.EPATTERN, 10}, {"app://a?x", LinkRouterException.EPATTERN, 7},
+            {"app://a#b", LinkRouterException.EPATTERN, 7}, {"app:/x", LinkRouterException.EPATTERN, 3},
+            {"://x", LinkRouterException.EPATTERN, 0}, {"app://a/*/b", LinkRouterException.EPATTERN, 10},
+            {"app:///a", LinkRouterException.EPATTERN, 6},
+            {"app://user/:uid", LinkRouterException.ECONFLICT, -1}, {"APP://USER/:x/", LinkRouterException.ECONFLICT, -1},
+            {"app://files/*", LinkRouterException.ECONFLICT, -1}, {"*://share/:other", LinkRouterException.ECONFLICT, -1},
+            {"app://\ud800", LinkRouterException.EINVAL, -1}, {"app://a\0b", LinkRouterException.EINVAL, -1},
+            {"app://a" + "/b".repeat(2000), LinkRouterException.ELIMIT, -1},
+        };
+        for (Object[] row : rows) {
+            String pattern = (String) row[0];
+            LinkRouterException e = assertThrows(LinkRouterException.class, () -> router.add(pattern, "Bad"), pattern);
+            assertEquals(row[1], e.code(), e.getMessage());
+            if ((Integer) row[2] >= 0) {
+                assertEquals(row[2], e.offset(), e.getMessage());
+            }
+            if (e.code() == LinkRouterException.ECONFLICT) {
+                assertTrue(e.getMessage().contains("'"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void rewriteRuleTable() {
+        Object[][] rows = {
+            {"(unclosed", "app://x", LinkRouterException.EREGEX}, {"[a-", "app://x", LinkRouterException.EREGEX},
+            {"*a", "app://x", LinkRouterException.EREGEX}, {"a{2,1}", "app://x", LinkRouterException.EREGEX},
+            {"\\", "app://x", LinkRouterException.EREGEX}, {"(?<n>a)(?<n>b)", "app://x", LinkRouterException.EREGEX},
+            {"(?<=a+)b", "app://x", LinkRouterException.EREGEX}, {"\\C", "app://x", LinkRouterException.EREGEX},
+            {"\\x{110000}", "app://x", LinkRouterException.EREGEX}, {"^a(b)", "$", LinkRouterException.EPATTERN},
+            {"^a(b)", "${", LinkRouterException.EPATTERN}, {"^a(b)", "${}", LinkRouterException.EPATTERN},
+        };
+        for (Object[] row : rows) {
+            assertCode((Integer) row[2], () -> router.addRewrite((String) row[0], (String) row[1]),
+                row[0] + " -> " + row[1]);
+        }
+    }
+}
