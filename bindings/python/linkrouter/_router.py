@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import os
 import struct
 import threading
 import weakref
@@ -12,7 +13,7 @@ from ._errors import InvalidURLError, LinkRouterError, MisuseError
 from ._native import LR_ELIMIT, LR_NOMATCH, check, lib
 from ._params import nested
 
-__all__ = ["Limit", "Match", "Router"]
+__all__ = ["Limit", "Match", "Router", "binding"]
 
 URL = Union[str, bytes]
 
@@ -257,118 +258,14 @@ _new_match = object.__new__
 _encode: Callable[[Any], bytes] = str.encode  # type: ignore[assignment]
 
 
-class Router:
-    """A routing table and its rewrite rules (an ``lr_router``).
+class _CtypesResolve:
+    """``Router.resolve`` through ctypes: the pure-Python path, used when the C extension (``_speedups``) is not
+    built, does not load, or ``LINKROUTER_PURE=1``. Router derives from this class or from
+    ``_speedups.RouterCore``, which implements the same ``resolve`` in C over the same library."""
 
-    Safe to share between threads: resolves, adds and removes may run at once (the library publishes table
-    snapshots atomically; each thread resolves into its own buffer). ``close()`` frees the table at once; it
-    must not race with calls on other threads. Without ``close()`` the table is freed when the Router is
-    garbage-collected. A closed router raises ValueError.
-    """
-
-    def __init__(self) -> None:
-        h = _native.new_handle()
-        check(lib.lr_router_new(_native.byref(h)))
-        self._h: Any = h
-        self._finalizer = weakref.finalize(self, lib.lr_router_free, h)
-        self._routes: Dict[int, Tuple[Any, ...]] = {}
-        self._nesting = self.get_limit(Limit.NESTING)
-
-    # -- handle ---------------------------------------------------------------------------------------------
-
-    def _handle(self) -> Any:
-        h = self._h
-        if h is None:
-            raise ValueError("the router is closed")
-        return h
-
-    def close(self) -> None:
-        """Frees the routing table now. Further calls raise ValueError; closing twice is fine."""
-        self._h = None
-        self._finalizer()
-
-    @property
-    def closed(self) -> bool:
-        return self._h is None
-
-    def __enter__(self) -> "Router":
-        self._handle()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        if self._h is None:
-            return "<linkrouter.Router closed>"
-        return "<linkrouter.Router with %d routes>" % len(self)
-
-    # -- routes ---------------------------------------------------------------------------------------------
-
-    def add(self, pattern: str, target: str) -> None:
-        """Adds a route. PatternError (malformed; ``offset`` says where), ConflictError (the message names the
-        existing route), LimitError (more segments than Limit.SEGMENTS)."""
-        check(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")))
-
-    def add_route(self, pattern: str, target: str, name: Optional[str] = None,
-                  metadata: Optional[str] = None) -> None:
-        """Adds a route that also carries a name and metadata (free text, JSON by convention), both reported
-        by its matches."""
-        check(lib.lr_router_add_route(self._handle(), _text(pattern, "pattern"), _text(target, "target"),
-                                      None if name is None else _text(name, "name"),
-                                      None if metadata is None else _text(metadata, "metadata")))
-
-    def add_many(self, routes: Iterable[Tuple[str, str]]) -> None:
-        """Adds (pattern, target) pairs all or none: when one is refused the table is left as it was, and the
-        error's ``index`` says which (its message starts with "route <i>:")."""
-        self._add_pairs(lib.lr_router_add_many, routes, "pattern")
-
-    def _add_pairs(self, fn: Any, items: Iterable[Tuple[str, str]], what: str) -> None:
-        label = "route" if what == "pattern" else "rewrite rule"  # the C library's prefixes
-        firsts: List[bytes] = []
-        seconds: List[bytes] = []
-        for i, item in enumerate(items):
-            try:
-                a, b = item
-                firsts.append(_text(a, what))
-                seconds.append(_text(b, "target"))
-            except LinkRouterError as e:
-                raise type(e)("%s %d: %s" % (label, i, e.message), e.code, i) from None
-            except (TypeError, ValueError) as e:
-                raise TypeError("item %d: expected a (%s, target) pair of str: %s" % (i, what, e)) from None
-        unset = (1 << 64) - 1
-        failed = _native.new_size(unset)
-        code = fn(self._handle(), _native.string_array(firsts), _native.string_array(seconds), len(firsts),
-                  _native.byref(failed))
-        if code < 0:
-            err = _native.error(code)
-            if failed.value != unset:
-                err.index = failed.value
-            raise err  # else its index comes from the message ("route <i>:", "rewrite rule <i>:")
-
-    def remove(self, pattern: str) -> None:
-        """Removes the route ``pattern`` would conflict with (so ``app://u/:x`` removes ``app://u/:id``).
-        NotFoundError when there is none."""
-        check(lib.lr_router_remove(self._handle(), _text(pattern, "pattern")))
-
-    def clear(self) -> None:
-        """Removes every route; rewrite rules stay."""
-        check(lib.lr_router_clear(self._handle()))
-        self._routes = {}
-
-    def __len__(self) -> int:
-        n = _native.new_size()
-        check(lib.lr_router_count(self._handle(), _native.byref(n)))
-        return n.value
-
-    # -- lookups --------------------------------------------------------------------------------------------
-
-    def can_route(self, url: URL) -> bool:
-        """True when ``url`` (after rewriting) matches a route. InvalidURLError, LimitError."""
-        b = url.encode() if type(url) is str and url.isascii() else _url_bytes(url)
-        if b"\0" in b:  # a C string would end there: ask the length-taking call instead
-            return self.resolve(b) is not None
-        return check(lib.lr_router_can_route(self._handle(), b)) == 1
+    _h: Any
+    _routes: Dict[int, Tuple[Any, ...]]
+    _nesting: int
 
     def resolve(self, url: URL, extra: Optional[Mapping[str, Any]] = None) -> Optional[Match]:
         """The match for ``url`` (rewritten first), or None when no route matches.
@@ -494,6 +391,143 @@ class Router:
         params = dict(zip(names, strings[:p]))
         params.update(query)
         return params
+
+
+PURE_ENV = "LINKROUTER_PURE"
+
+
+def _load_speedups() -> Tuple[Any, str]:
+    """The C extension bound to the library _native loaded, or None and why not (LINKROUTER_PURE set, not
+    built, built for another library version)."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return None, "$%s is set" % PURE_ENV
+    try:
+        from . import _speedups  # type: ignore[attr-defined]
+        _speedups.bind(lib.path, Match, _native.error, nested, _url_bytes)
+    except ImportError as e:
+        return None, str(e)
+    return _speedups, ""
+
+
+_speedups, speedups_unavailable = _load_speedups()
+
+#: "c-extension" when Router.resolve runs in C (linkrouter/_speedups.c), "ctypes" for the pure-Python path.
+binding = "ctypes" if _speedups is None else "c-extension"
+_ResolveBase: Any = _CtypesResolve if _speedups is None else _speedups.RouterCore
+
+
+class Router(_ResolveBase):
+    """A routing table and its rewrite rules (an ``lr_router``).
+
+    Safe to share between threads: resolves, adds and removes may run at once (the library publishes table
+    snapshots atomically; each thread resolves into its own buffer). ``close()`` frees the table at once; it
+    must not race with calls on other threads. Without ``close()`` the table is freed when the Router is
+    garbage-collected. A closed router raises ValueError.
+    """
+
+    def __init__(self) -> None:
+        h = _native.new_handle()
+        check(lib.lr_router_new(_native.byref(h)))
+        self._h: Any = h
+        self._finalizer = weakref.finalize(self, lib.lr_router_free, h)
+        self._routes: Dict[int, Tuple[Any, ...]] = {}
+        self._nesting = self.get_limit(Limit.NESTING)
+
+    # -- handle ---------------------------------------------------------------------------------------------
+
+    def _handle(self) -> Any:
+        h = self._h
+        if h is None:
+            raise ValueError("the router is closed")
+        return h
+
+    def close(self) -> None:
+        """Frees the routing table now. Further calls raise ValueError; closing twice is fine."""
+        self._h = None
+        self._finalizer()
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def __enter__(self) -> "Router":
+        self._handle()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self._h is None:
+            return "<linkrouter.Router closed>"
+        return "<linkrouter.Router with %d routes>" % len(self)
+
+    # -- routes ---------------------------------------------------------------------------------------------
+
+    def add(self, pattern: str, target: str) -> None:
+        """Adds a route. PatternError (malformed; ``offset`` says where), ConflictError (the message names the
+        existing route), LimitError (more segments than Limit.SEGMENTS)."""
+        check(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")))
+
+    def add_route(self, pattern: str, target: str, name: Optional[str] = None,
+                  metadata: Optional[str] = None) -> None:
+        """Adds a route that also carries a name and metadata (free text, JSON by convention), both reported
+        by its matches."""
+        check(lib.lr_router_add_route(self._handle(), _text(pattern, "pattern"), _text(target, "target"),
+                                      None if name is None else _text(name, "name"),
+                                      None if metadata is None else _text(metadata, "metadata")))
+
+    def add_many(self, routes: Iterable[Tuple[str, str]]) -> None:
+        """Adds (pattern, target) pairs all or none: when one is refused the table is left as it was, and the
+        error's ``index`` says which (its message starts with "route <i>:")."""
+        self._add_pairs(lib.lr_router_add_many, routes, "pattern")
+
+    def _add_pairs(self, fn: Any, items: Iterable[Tuple[str, str]], what: str) -> None:
+        label = "route" if what == "pattern" else "rewrite rule"  # the C library's prefixes
+        firsts: List[bytes] = []
+        seconds: List[bytes] = []
+        for i, item in enumerate(items):
+            try:
+                a, b = item
+                firsts.append(_text(a, what))
+                seconds.append(_text(b, "target"))
+            except LinkRouterError as e:
+                raise type(e)("%s %d: %s" % (label, i, e.message), e.code, i) from None
+            except (TypeError, ValueError) as e:
+                raise TypeError("item %d: expected a (%s, target) pair of str: %s" % (i, what, e)) from None
+        unset = (1 << 64) - 1
+        failed = _native.new_size(unset)
+        code = fn(self._handle(), _native.string_array(firsts), _native.string_array(seconds), len(firsts),
+                  _native.byref(failed))
+        if code < 0:
+            err = _native.error(code)
+            if failed.value != unset:
+                err.index = failed.value
+            raise err  # else its index comes from the message ("route <i>:", "rewrite rule <i>:")
+
+    def remove(self, pattern: str) -> None:
+        """Removes the route ``pattern`` would conflict with (so ``app://u/:x`` removes ``app://u/:id``).
+        NotFoundError when there is none."""
+        check(lib.lr_router_remove(self._handle(), _text(pattern, "pattern")))
+
+    def clear(self) -> None:
+        """Removes every route; rewrite rules stay."""
+        check(lib.lr_router_clear(self._handle()))
+        self._routes = {}
+
+    def __len__(self) -> int:
+        n = _native.new_size()
+        check(lib.lr_router_count(self._handle(), _native.byref(n)))
+        return n.value
+
+    # -- lookups --------------------------------------------------------------------------------------------
+
+    def can_route(self, url: URL) -> bool:
+        """True when ``url`` (after rewriting) matches a route. InvalidURLError, LimitError."""
+        b = url.encode() if type(url) is str and url.isascii() else _url_bytes(url)
+        if b"\0" in b:  # a C string would end there: ask the length-taking call instead
+            return self.resolve(b) is not None
+        return check(lib.lr_router_can_route(self._handle(), b)) == 1
 
     def resolve_json(self, url: URL, extra: Optional[Mapping[str, str]] = None) -> Optional[str]:
         """The match as the library's JSON (lr_match_to_json), or None. ``extra`` values must be str here."""
