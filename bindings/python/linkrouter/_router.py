@@ -123,6 +123,9 @@ def _strings(data: bytes, t: Tuple[int, ...]) -> List[str]:
 class Match:
     """The result of :meth:`Router.resolve`.
 
+    (This class is the ctypes path's; with the C extension, ``linkrouter.Match`` is ``_speedups.Match``, with the
+    same fields and methods: the extension calls this class's ``as_dict``, ``__eq__`` and ``__repr__``.)
+
     ``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters
     (``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives
     ``{"info": {"nickname": "x"}}``). ``query`` lists every query pair in order, repeated keys included.
@@ -243,7 +246,7 @@ class Match:
         return d
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Match):
+        if not isinstance(other, _MATCH_TYPES):
             return NotImplemented
         return self.as_dict() == other.as_dict()
 
@@ -254,6 +257,8 @@ class Match:
                                                                      self.params)
 
 
+_PackedMatch = Match  # the ctypes path's Match, whichever class linkrouter.Match is
+_MATCH_TYPES: Tuple[type, ...] = (Match,)  # with the C extension's Match too, once loaded
 _new_match = object.__new__
 _encode: Callable[[Any], bytes] = str.encode  # type: ignore[assignment]
 
@@ -320,7 +325,7 @@ class _CtypesResolve:
             params = {}
         if extra:
             params.update(extra)
-        m = _new_match(Match)
+        m = _new_match(_PackedMatch)
         m.target = info[0]
         m._info = info
         m._data = data
@@ -403,7 +408,7 @@ def _load_speedups() -> Tuple[Any, str]:
         return None, "$%s is set" % PURE_ENV
     try:
         from . import _speedups  # type: ignore[attr-defined]
-        _speedups.bind(lib.path, Match, _native.error, nested, _url_bytes)
+        _speedups.bind(lib.path, _native.error, nested, _url_bytes, Match.as_dict, Match.__eq__, Match.__repr__)
     except ImportError as e:
         return None, str(e)
     return _speedups, ""
@@ -414,6 +419,9 @@ _speedups, speedups_unavailable = _load_speedups()
 #: "c-extension" when Router.resolve runs in C (linkrouter/_speedups.c), "ctypes" for the pure-Python path.
 binding = "ctypes" if _speedups is None else "c-extension"
 _ResolveBase: Any = _CtypesResolve if _speedups is None else _speedups.RouterCore
+if _speedups is not None:
+    Match = _speedups.Match  # type: ignore[misc]  # noqa: F811  the same API, in C
+    _MATCH_TYPES = (_PackedMatch, Match)
 
 
 class Router(_ResolveBase):

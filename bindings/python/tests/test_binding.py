@@ -30,8 +30,9 @@ def run(code, env_extra=None, drop=("LINKROUTER_PURE",)):
     env["PYTHONPATH"] = BINDING_DIR
     env["LINKROUTER_LIBRARY"] = linkrouter.library_path
     env.update(env_extra or {})
+    # cwd: not a folder holding a linkrouter package, which `python -c` would import first
     p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, cwd="/")
     assert p.returncode == 0, p.stderr
     return p.stdout.split()
 
@@ -50,8 +51,10 @@ def test_binding_is_the_expected_one():
     base = linkrouter.Router.__mro__[1]
     if linkrouter.binding == "c-extension":
         assert base.__name__ == "RouterCore" and _router.speedups_unavailable == ""
+        assert linkrouter.Match is _router._speedups.Match is not _router._PackedMatch
     else:
         assert base is _router._CtypesResolve and _router.speedups_unavailable
+        assert linkrouter.Match is _router._PackedMatch
 
 
 @needs_extension
@@ -86,8 +89,14 @@ def test_bind_never_loads_a_library(tmp_path):
     copy = tmp_path / "liblinkrouter.so"
     shutil.copyfile(linkrouter.library_path, copy)
     with pytest.raises(ImportError, match="is not loaded in this process"):
-        _speedups.bind(str(copy), linkrouter.Match, _native.error, _params.nested, _router._url_bytes)
+        _speedups.bind(str(copy), *BIND_ARGS)
     assert str(copy) not in mapped_copies()
+
+
+STUBS = "".join("int %s(void) { return -1; }\n" % name for name in (
+    "lr_router_new", "lr_router_add", "lr_router_set_limit", "lr_router_resolve_into", "lr_router_resolve_packed"))
+BIND_ARGS = (_native.error, _params.nested, _router._url_bytes, _router._PackedMatch.as_dict,
+             _router._PackedMatch.__eq__, _router._PackedMatch.__repr__)
 
 
 def fake_library(tmp_path, name, source):
@@ -102,16 +111,16 @@ def fake_library(tmp_path, name, source):
 
 @needs_extension
 @pytest.mark.parametrize("source,message", [
-    ("int lr_version_number(void) { return 20000; }\n"
-     "int lr_router_resolve_packed(void) { return -1; }\n", "built for library 0.1.0, but .* is version 2.0.0"),
-    ("int lr_version_number(void) { return 100; }\n", "lacks lr_router_resolve_packed"),
+    ("int lr_version_number(void) { return 20000; }\n" + STUBS, "built for library 0.1.0, but .* is version 2.0.0"),
+    ("int lr_version_number(void) { return 100; }\n" + STUBS.replace("lr_router_resolve_into", "other"),
+     "lacks lr_router_resolve_into"),
 ], ids=["other version", "missing function"])
 def test_bind_refuses_a_library_it_was_not_built_for(tmp_path, source, message):
     from linkrouter import _speedups
     fake = fake_library(tmp_path, "fake", source)
     ctypes.CDLL(str(fake))  # loaded, as the ctypes layer would have
     with pytest.raises(ImportError, match=message):
-        _speedups.bind(str(fake), linkrouter.Match, _native.error, _params.nested, _router._url_bytes)
+        _speedups.bind(str(fake), *BIND_ARGS)
     r = linkrouter.Router()  # the failed bind changed nothing
     r.add("app://x/:id", "X")
     assert r.resolve("app://x/1").params == {"id": "1"}
@@ -191,7 +200,8 @@ def test_c_and_ctypes_paths_agree():
                 seen += 1
                 assert a.as_dict() == b.as_dict(), u
                 assert list(a.params) == list(b.params), u  # the same order too
-                assert a.was_rewritten == b.was_rewritten and type(a) is type(b) is linkrouter.Match
+                assert a.was_rewritten == b.was_rewritten and a == b and not a != b
+                assert type(a) is linkrouter.Match and type(b) is _router._PackedMatch
     assert seen > 3000  # most URLs match
     fast.close()
     pure.close()
