@@ -92,13 +92,6 @@ def pymatchit_pass(rows, urls):
     return one_pass
 
 
-def ctypes_router():
-    """A Router whose resolve is the ctypes path, whichever path linkrouter.Router takes."""
-    if linkrouter.binding == "ctypes":
-        return linkrouter.Router()
-    return type("CtypesRouter", (_router._CtypesResolve, linkrouter.Router), {})()
-
-
 def time_pass(one_pass, n, runs, ms):
     one_pass()
     t0 = time.perf_counter_ns()
@@ -132,7 +125,7 @@ def main():
         urls = [rows[i][1] for i in order(len(rows))]
         candidates = [("linkrouter " + linkrouter.binding, linkrouter.Router())]
         if linkrouter.binding != "ctypes":
-            candidates.append(("linkrouter ctypes", ctypes_router()))
+            candidates.append(("linkrouter ctypes", _router.ctypes_router()))
         passes = []
         for label, router in candidates:
             router.add_many([(p, str(i)) for i, (p, _) in enumerate(rows)])

@@ -607,3 +607,15 @@ def _c_url(b: bytes) -> bytes:
     if b"\0" in b:
         raise InvalidURLError("url contains a NUL character")
     return b
+
+
+def ctypes_router() -> Router:
+    """A Router resolving through ctypes, whichever path ``Router`` takes: tests and bench_resolve.py compare the
+    two paths in one process."""
+    if _speedups is None:
+        return Router()
+
+    class CtypesRouter(_CtypesResolve, Router):  # type: ignore[misc, valid-type]
+        _routes = None  # type: ignore[assignment]  # not RouterCore's cache: a dict in the instance (__init__)
+
+    return CtypesRouter()

@@ -243,12 +243,16 @@ static PyTypeObject MatchType;
 
 /* A Match of `path_count` values, none filled yet, not yet tracked by the GC. */
 static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *url) {
+    /* info is borrowed from the route cache, which code run by a collection during the allocation could empty */
+    Py_INCREF(info);
     MatchObject *m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count);
-    if (!m)
+    if (!m) {
+        Py_DECREF(info);
         return NULL;
+    }
     m->target = Py_NewRef(PyTuple_GET_ITEM(info, INFO_TARGET));
     m->params = m->routed = m->parts = m->weakrefs = NULL;
-    m->info = Py_NewRef(info);
+    m->info = info;
     m->url = Py_NewRef(url);
     m->route_id = 0;
     m->rewritten = 0;

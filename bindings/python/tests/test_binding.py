@@ -181,15 +181,8 @@ def table(r):
     return r
 
 
-def ctypes_router():
-    """A Router whose resolve is the ctypes path, whichever path linkrouter.Router takes."""
-    if linkrouter.binding == "ctypes":
-        return linkrouter.Router()
-    return type("CtypesRouter", (_router._CtypesResolve, linkrouter.Router), {})()
-
-
 def test_c_and_ctypes_paths_agree():
-    fast, pure = table(linkrouter.Router()), table(ctypes_router())
+    fast, pure = table(linkrouter.Router()), table(_router.ctypes_router())
     assert pure.resolve.__func__ is _router._CtypesResolve.resolve
     seen = 0
     for url, extra in generated_urls(3000):
@@ -203,5 +196,57 @@ def test_c_and_ctypes_paths_agree():
                 assert a.was_rewritten == b.was_rewritten and a == b and not a != b
                 assert type(a) is linkrouter.Match and type(b) is _router._PackedMatch
     assert seen > 3000  # most URLs match
+    assert set(pure._routes) == set(fast._routes) == {0, 1, 2, 3}  # each path cached each route once
     fast.close()
     pure.close()
+
+
+def test_a_match_outlives_its_router_and_its_route():
+    r = table(linkrouter.Router())
+    url = "https://www.example.com:8443/p/7?a=1&a=2#f"
+    first = r.resolve(url)  # the first lookup of the route
+    m = r.resolve(url)  # a cached route
+    expected = first.as_dict()
+    assert expected["rewritten"] == "https://www.example.com/p/7?a=1&a=2#f"
+    assert expected["query"] == [("a", "1"), ("a", "2")] and expected["port"] == ""
+    r.clear()
+    r.clear_rewrites()
+    r.close()
+    assert m.as_dict() == expected and m.was_rewritten  # parts read only now, after the table is gone
+
+
+def test_no_references_leak():
+    r = table(linkrouter.Router())
+    extra_value, url = object(), "app://x/1/r/s?k=v&x[y]=2"
+    urls = [url, url.encode(), "app://x/2?a=1&a=2", "old://none", "https://www.example.com:8443/p/3#f",
+            "app://x/9/r/" + "/".join("s%d" % i for i in range(400))]  # the last one outgrows the stack
+    for u in urls:  # warm: routes cached, buffers made
+        m = r.resolve(u, extra={"e": extra_value})
+        if m is not None:
+            m.as_dict()
+    m = None
+    counts = [sys.getrefcount(x) for x in (extra_value, url, urls[1], linkrouter.Match)]
+    for _ in range(200):
+        for u in urls:
+            m = r.resolve(u, extra={"e": extra_value})
+            if m is not None:
+                m.as_dict(), m.path_params, repr(m), m == m
+        with pytest.raises(linkrouter.InvalidURLError):
+            r.resolve("nourl")
+    m = None
+    assert [sys.getrefcount(x) for x in (extra_value, url, urls[1], linkrouter.Match)] == counts
+    r.close()
+
+
+def test_route_cache_survives_clear_and_reuse():
+    r = linkrouter.Router()
+    r.add_route("app://a/:x", "A", name="a", metadata="m")
+    assert r.resolve("app://a/1").name == "a" and r.resolve("app://a/2").metadata == "m"
+    assert len(r._routes) == 1
+    r.clear()
+    assert r._routes == {} and r.resolve("app://a/1") is None
+    r.add("app://a/:y", "A2")  # a new route id: never the old route's constants
+    m = r.resolve("app://a/3")
+    assert (m.target, m.pattern, m.name, m.metadata, m.params) == ("A2", "app://a/:y", None, None, {"y": "3"})
+    assert r.resolve("app://a/4").path_params == [("y", "4")]
+    r.close()
