@@ -16,9 +16,9 @@
  * (target, pattern, name, metadata, parameter names) is decoded once per route id and cached in the router's
  * `_routes`, as the ctypes path does: route ids are per router and never reused.
  *
- * The first lookup of a route, and a result too big for the stack, go through lr_router_resolve_packed instead
- * (its result is a whole snapshot, name and metadata included; the into result is dropped, so a table change in
- * between cannot mix two states). Its buffer is the stack, or heap memory of the size the library asks for.
+ * A result too big for the stack is resolved again into heap memory of the sizes the library asks for. The first
+ * lookup of a route goes through lr_router_resolve_packed instead (its result is a whole snapshot, name and
+ * metadata included; the into result is dropped, so a table change in between cannot mix two states).
  *
  * The URL's parts (scheme, host, port, path, fragment, every query pair) are read when first asked for: the
  * routed URL is resolved by a router of this module's own that has one route, CATCH_ALL (a catch-all from the
@@ -69,6 +69,7 @@ static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
 
 enum { STACK_PARAMS = 32, STACK_SCRATCH = 2048, STACK_PACKED = 2048 };  /* a GitHub-set URL needs 2 params */
 enum { HEADER_WORDS = 8, FIXED_STRINGS = 10 };
+#define MAX_URL_LENGTH ((size_t)1 << 30)  /* the largest LR_LIMIT_URL_LENGTH a router takes */
 enum { S_TARGET, S_PATTERN, S_NAME, S_METADATA, S_ROUTED, S_SCHEME, S_HOST, S_PORT, S_PATH, S_FRAGMENT };
 enum { FLAG_REWRITTEN = 1, FLAG_NAME = 2, FLAG_METADATA = 4 };
 enum { INFO_TARGET, INFO_PATTERN, INFO_NAME, INFO_METADATA, INFO_NAMES, INFO_SIZE };
@@ -744,6 +745,8 @@ PyDoc_STRVAR(core_resolve_doc,
 
 static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     PyObject *url, *extra, *converted = NULL, *result = NULL;
+    lr_param_ref *heap_refs = NULL;  /* freed at done: declared before the first goto */
+    char *heap_scratch = NULL;
     if (resolve_args(args, nargs, kwnames, &url, &extra) < 0)
         return NULL;
     const char *text = NULL;
@@ -774,10 +777,48 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_ValueError, "the router is closed");
         goto done;
     }
+    /* This thread's memory: the C stack, or heap memory of the sizes the library asks for (again, if a change of
+       table makes them grow meanwhile). */
     lr_result res;
-    lr_param_ref refs[STACK_PARAMS];
-    char scratch[STACK_SCRATCH];
-    int rc = lib_resolve_into(self->handle, text, (size_t)len, &res, refs, STACK_PARAMS, scratch, sizeof scratch);
+    lr_param_ref stack_refs[STACK_PARAMS], *refs = stack_refs;
+    char stack_scratch[STACK_SCRATCH], *scratch = stack_scratch;
+    size_t refs_cap = STACK_PARAMS, scratch_cap = sizeof stack_scratch;
+    /* A long URL: memory sized at once rather than after a failed call (up to the largest URL limit there is). */
+    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap) {
+        size_t pieces = 2;  /* parameters are path segments and query pairs: at most one per '/' or '&', + 2 */
+        for (Py_ssize_t i = 0; i < len; i++)
+            pieces += text[i] == '/' || text[i] == '&';
+        scratch_cap = LR_SCRATCH_SIZE(len);
+        scratch = heap_scratch = PyMem_Malloc(scratch_cap);
+        if (pieces > refs_cap) {
+            refs_cap = pieces;
+            refs = heap_refs = PyMem_Malloc(refs_cap * sizeof *refs);
+        }
+        if (!refs || !scratch) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int rc;
+    for (;;) {
+        rc = lib_resolve_into(self->handle, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
+        if (rc != LR_ELIMIT || (res.needed_params <= refs_cap && res.needed_scratch <= scratch_cap))
+            break;  /* a result, or a real limit */
+        if (res.needed_params > refs_cap) {
+            PyMem_Free(heap_refs);
+            refs_cap = res.needed_params;
+            refs = heap_refs = refs_cap <= PY_SSIZE_T_MAX / sizeof *refs ? PyMem_Malloc(refs_cap * sizeof *refs) : NULL;
+        }
+        if (res.needed_scratch > scratch_cap) {
+            PyMem_Free(heap_scratch);
+            scratch_cap = res.needed_scratch;
+            scratch = heap_scratch = PyMem_Malloc(scratch_cap);
+        }
+        if (!refs || !scratch) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     if (rc == LR_OK) {
         PyObject *info = cached_info(self, res.route_id, res.path_param_count);
         if (info) {
@@ -787,12 +828,12 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     } else if (rc == LR_NOMATCH) {
         result = Py_NewRef(Py_None);
         goto done;
-    } else if (rc != LR_ELIMIT || (res.needed_params <= STACK_PARAMS && res.needed_scratch <= sizeof scratch)) {
+    } else {
         error_for(rc);  /* an error, or a real limit */
         goto done;
     }
-    /* A route seen for the first time (its name and metadata are only in the packed result), or a result too big
-       for the stack: the packed call, whose result is the answer. */
+    /* A route seen for the first time: its name and metadata are only in the packed result, which is then the
+       answer (so a change of table between the two calls cannot mix two states). */
     PyObject *data = resolve_packed(self->handle, text, (size_t)len);
     if (data && data != Py_None) {
         result = match_from_packed(self, data, url, extra);
@@ -801,6 +842,8 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         result = data;  /* None (the table changed meanwhile), or NULL with the error */
     }
 done:
+    PyMem_Free(heap_refs);
+    PyMem_Free(heap_scratch);
     Py_XDECREF(converted);
     return result;
 }
@@ -962,7 +1005,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
        router took. It lives as long as the process, like the library (the handle to it stays open). */
     lr_router *parser = NULL;
     if (router_new(&parser) != LR_OK || router_add(parser, CATCH_ALL, "") != LR_OK
-        || set_limit(parser, LR_LIMIT_URL_LENGTH, (size_t)1 << 30) != LR_OK
+        || set_limit(parser, LR_LIMIT_URL_LENGTH, MAX_URL_LENGTH) != LR_OK
         || set_limit(parser, LR_LIMIT_SEGMENTS, (size_t)1 << 20) != LR_OK
         || set_limit(parser, LR_LIMIT_PARAMS, (size_t)1 << 24) != LR_OK) {
         dlclose(lib);  /* (a parser made before the failure is left: ctypes keeps the library loaded) */

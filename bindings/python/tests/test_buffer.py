@@ -98,3 +98,19 @@ def test_route_cache_is_bounded(router, route_cache_max_10):
     for i in range(30):
         assert router.resolve("app://r/%d" % i).target == str(i)
     assert len(router._routes) <= 10
+
+
+def test_many_pairs_in_a_short_url_and_a_rewrite_that_grows(router):
+    # Results that outgrow the first memory tried although the URL is short: more parameters than its guess,
+    # and a rewrite rule whose output is much longer than its input.
+    router.add("app://x/:id", "X")
+    router.add_rewrite("^short://(\\d+)$", "app://x/$1?" + "&".join("k%d=%s" % (i, "v" * 40) for i in range(60)))
+    url = "app://x/1?" + "&".join("p%d" % i for i in range(60))
+    assert len(url) < 250
+    for _ in range(2):  # the first lookup of the route, then with its constants cached
+        m = router.resolve(url)
+        assert m.params == dict({"id": "1"}, **{"p%d" % i: "" for i in range(60)})
+        m = router.resolve("short://7")
+        assert m.was_rewritten and m.url == "short://7" and m.rewritten.startswith("app://x/7?k0=")
+        assert len(m.params) == 61 and m.params["id"] == "7" and m.params["k59"] == "v" * 40
+        assert m.query[0] == ("k0", "v" * 40) and len(m.query) == 60
