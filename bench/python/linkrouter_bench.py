@@ -60,7 +60,7 @@ def main() -> int:
                 return acc
             return one_pass
 
-        bc.time_router("linkrouter", ds, make_pass, version=linkrouter.__version__)
+        bc.time_router("linkrouter", ds, make_pass, version=linkrouter.__version__, binding=linkrouter.binding)
         router.close()
     return 1 if failures else 0
 
