@@ -105,10 +105,21 @@ test-tool: lib
 test-exports: lib
 	bash scripts/check-exports.sh $(BUILD)/lib/liblinkrouter.so Include/linkrouter.h
 
+# The Python suite runs twice: through the C extension (built in place first, into bindings/python/linkrouter,
+# with the C warnings as errors; a failed build fails the target, and LINKROUTER_EXPECT_BINDING makes a silent
+# fallback to ctypes fail a test),
+# then through the ctypes path (LINKROUTER_PURE=1).
+PY_TEST_ENV := LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so)
 test-python: lib
 	@if [ -d bindings/python/tests ]; then \
 	    $(PYTHON) -m pytest --version >/dev/null 2>&1 || $(PYTHON) -m pip install -q pytest; \
-	    LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) $(PYTHON) -m pytest -q bindings/python/tests; \
+	    echo "== Python: building the C extension in place"; \
+	    (cd bindings/python && CFLAGS="$(CFLAGS) $(C_WARN)" LINKROUTER_REQUIRE_EXTENSION=1 \
+	        $(PYTHON) setup.py -q build_ext --inplace --force --build-temp $(abspath $(BUILD))/python-ext) || exit 1; \
+	    echo "== Python tests through the C extension"; \
+	    $(PY_TEST_ENV) LINKROUTER_EXPECT_BINDING=c-extension $(PYTHON) -m pytest -q bindings/python/tests || exit 1; \
+	    echo "== Python tests through ctypes (LINKROUTER_PURE=1)"; \
+	    $(PY_TEST_ENV) LINKROUTER_PURE=1 LINKROUTER_EXPECT_BINDING=ctypes $(PYTHON) -m pytest -q bindings/python/tests; \
 	else echo "== no Python tests yet"; fi
 
 install: lib

@@ -1,5 +1,10 @@
-"""Packaging hook: puts liblinkrouter.so into the built package, so `pip install ./bindings/python` after `make`
-gives a package that works on its own.
+"""Packaging hook: builds the C extension (linkrouter/_speedups.c) and puts liblinkrouter.so into the built
+package, so `pip install ./bindings/python` after `make` gives a package that works on its own.
+
+The extension is compiled against linkrouter.h: $LINKROUTER_INCLUDE, else the source tree's Include/, else the
+copy an sdist carries in include/. It is not linked against the library (it finds the functions in the copy the
+ctypes layer loaded, see _speedups.c), so it builds without one. A failed build leaves the ctypes path and a
+warning, unless LINKROUTER_REQUIRE_EXTENSION=1 (`make test-python` sets it), which makes it an error.
 
 The library comes from $LINKROUTER_LIBRARY when set, else the source tree's build/lib/liblinkrouter.so (made by
 `make` or `make lib` at the repository root). Without either, the package is built without it and finds the
@@ -10,12 +15,13 @@ import os
 import shutil
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
-from setuptools.dist import Distribution
+from setuptools.command.sdist import sdist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NAME = "liblinkrouter.so"
+HEADER = "linkrouter.h"
 
 
 def library_to_bundle():
@@ -48,32 +54,42 @@ class BuildPyWithLibrary(build_py):
         self.announce("linkrouter: bundled %s" % src, level=3)
 
 
-class BinaryDistribution(Distribution):
-    """The wheel holds a native library: tag it for this platform, not as pure Python."""
-
-    def has_ext_modules(self):
-        return True
+REQUIRE_EXTENSION = os.environ.get("LINKROUTER_REQUIRE_EXTENSION", "") not in ("", "0")
 
 
-cmdclass = {"build_py": BuildPyWithLibrary}
+def include_dir():
+    for d in (os.environ.get("LINKROUTER_INCLUDE"), os.path.join(HERE, "..", "..", "Include"), os.path.join(HERE, "include")):
+        if d and os.path.isfile(os.path.join(d, HEADER)):
+            return os.path.normpath(d)
+    return None
 
-try:  # a py3-none-<platform> tag: the .so is called through ctypes, so any CPython 3 on this platform works
-    try:
-        from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
-    except ImportError:
-        from wheel.bdist_wheel import bdist_wheel as _bdist_wheel
 
-    class BdistWheel(_bdist_wheel):
-        def finalize_options(self):
-            super().finalize_options()
-            self.root_is_pure = False
+class SdistWithHeader(sdist):
+    """An sdist carries the header in include/, for a build away from the source tree."""
 
-        def get_tag(self):
-            _, _, plat = super().get_tag()
-            return "py3", "none", plat
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        src = include_dir()
+        if src is None:
+            sys.exit("setup.py: %s not found for the sdist: set LINKROUTER_INCLUDE" % HEADER)
+        os.makedirs(os.path.join(base_dir, "include"), exist_ok=True)
+        shutil.copyfile(os.path.join(src, HEADER), os.path.join(base_dir, "include", HEADER))
 
-    cmdclass["bdist_wheel"] = BdistWheel
-except ImportError:
-    pass
 
-setup(cmdclass=cmdclass, distclass=BinaryDistribution)
+def extensions():
+    include = include_dir()
+    if include is None:
+        if REQUIRE_EXTENSION:
+            sys.exit("setup.py: %s not found: set LINKROUTER_INCLUDE" % HEADER)
+        print("linkrouter: %s not found (set LINKROUTER_INCLUDE): building the ctypes path only" % HEADER)
+        return []
+    return [Extension(
+        "linkrouter._speedups",
+        sources=["linkrouter/_speedups.c"],
+        include_dirs=[include],
+        libraries=["dl"],  # dlopen, dlsym (in libc itself from glibc 2.34; libdl remains as a stub)
+        optional=not REQUIRE_EXTENSION,  # a failed build leaves the ctypes path, with a warning
+    )]
+
+
+setup(cmdclass={"build_py": BuildPyWithLibrary, "sdist": SdistWithHeader}, ext_modules=extensions())

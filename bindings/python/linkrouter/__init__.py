@@ -1,4 +1,5 @@
-"""LinkRouter for Python: an embeddable URL router (deep links, push links, web links), through ctypes.
+"""LinkRouter for Python: an embeddable URL router (deep links, push links, web links), through a C extension
+with a ctypes fallback.
 
     import linkrouter
     r = linkrouter.Router()
@@ -8,7 +9,8 @@
 
 The rules (URL parsing, patterns, precedence, parameters, rewriting) are those of the C library:
 docs/SEMANTICS.md in the source tree. The library is loaded from $LINKROUTER_LIBRARY, then the package folder,
-then the source tree's build/lib (see ``linkrouter._native``).
+then the source tree's build/lib (see ``linkrouter._native``); the C extension, when built, resolves through
+that same copy (see ``linkrouter.binding``).
 """
 from __future__ import annotations
 
@@ -26,7 +28,9 @@ from ._errors import (
     TableError,
 )
 from ._native import EXPECTED_VERSION as _EXPECTED, lib as _lib, version_text as _version_text
-from ._router import Limit, Match, Router
+# binding: how Router.resolve reaches the library, "c-extension" (linkrouter/_speedups.c) or "ctypes" (the
+# pure-Python fallback: the extension is not built, does not match the library, or $LINKROUTER_PURE is set).
+from ._router import Limit, Match, Router, binding
 
 __version__ = _version_text(_EXPECTED)
 
@@ -48,5 +52,5 @@ def errstr(code: int) -> str:
 __all__ = [
     "ConflictError", "InvalidURLError", "Limit", "LimitError", "LinkRouterError", "LinkRouterIOError",
     "LinkRouterMemoryError", "Match", "MisuseError", "NotFoundError", "PatternError", "RegexError", "Router",
-    "TableError", "errstr", "library_path", "library_version",
+    "TableError", "binding", "errstr", "library_path", "library_version",
 ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 import json
+import os
 import struct
 import threading
 import weakref
@@ -13,7 +14,7 @@ from ._errors import InvalidURLError, LinkRouterError, MisuseError
 from ._native import LR_ELIMIT, LR_NOMATCH, check, lib
 from ._params import nested
 
-__all__ = ["Limit", "Match", "Router"]
+__all__ = ["Limit", "Match", "Router", "binding"]
 
 URL = Union[str, bytes]
 
@@ -122,6 +123,9 @@ def _strings(data: bytes, t: Tuple[int, ...]) -> List[str]:
 
 class Match:
     """The result of :meth:`Router.resolve`.
+
+    (This class is the ctypes path's; with the C extension, ``linkrouter.Match`` is ``_speedups.Match``, with the
+    same fields and methods: the extension calls this class's ``as_dict``, ``__eq__`` and ``__repr__``.)
 
     ``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters
     (``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives
@@ -261,7 +265,7 @@ class Match:
         return d
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Match):
+        if not isinstance(other, _MATCH_TYPES):
             return NotImplemented
         return self.as_dict() == other.as_dict()
 
@@ -272,11 +276,174 @@ class Match:
                                                                      self.params)
 
 
+_PackedMatch = Match  # the ctypes path's Match, whichever class linkrouter.Match is
+_MATCH_TYPES: Tuple[type, ...] = (Match,)  # with the C extension's Match too, once loaded
 _new_match = object.__new__
 _encode: Callable[[Any], bytes] = str.encode  # type: ignore[assignment]
 
 
-class Router:
+class _CtypesResolve:
+    """``Router.resolve`` through ctypes: the pure-Python path, used when the C extension (``_speedups``) is not
+    built, does not load, or ``LINKROUTER_PURE=1``. Router derives from this class or from
+    ``_speedups.RouterCore``, which implements the same ``resolve`` in C over the same library."""
+
+    _h: Any
+    _routes: Dict[int, Tuple[Any, ...]]
+    _nesting: int
+
+    def resolve(self, url: URL, extra: Optional[Mapping[str, Any]] = None) -> Optional[Match]:
+        """The match for ``url`` (rewritten first), or None when no route matches.
+
+        ``extra`` values (any Python objects) outrank path and query parameters in ``params``.
+        InvalidURLError (not an absolute URL, not UTF-8), LimitError.
+        """
+        # The hot path: one call into the library, which writes the whole result into this thread's buffer.
+        try:
+            b = _encode(url)  # str.encode: always bytes, TypeError for anything but a str
+        except (TypeError, UnicodeEncodeError):
+            b = url = _url_bytes(url)  # bytes-like pass (copied); lone surrogates: InvalidURLError; else TypeError
+        try:
+            buf, cap, _ = _tls.state
+        except AttributeError:
+            buf, cap, _ = _thread_state()
+        try:
+            # needed = NULL: the header's word 0 says how many bytes were used; _resolve_slow asks for the
+            # size when the buffer was too small.
+            rc = _fast(self._h, b, len(b), buf, cap, None)
+        except _native.ArgumentError:  # a length of 2**31 or more: the declared function takes it
+            rc = _CALL_AGAIN
+        if rc:
+            if rc == LR_NOMATCH:
+                return None
+            buf = self._resolve_slow(rc, b)
+            if buf is None:
+                return None
+        used, rid, p, q = _used_id_p_q(buf)
+        data = buf[:used]
+        try:
+            info = self._routes[rid]
+        except KeyError:
+            info = self._route_info(data, rid, p)
+        if q:
+            params = self._params_with_query(data, info, p, q, used)
+        elif p == 1:
+            o, n = _pair(data, info[5])
+            params = {info[4][0]: data[o:o + n].decode()}
+        elif p == 2:
+            o, n, o1, n1 = info[6](data, info[5])
+            k0, k1 = info[4]
+            params = {k0: data[o:o + n].decode(), k1: data[o1:o1 + n1].decode()}
+        elif p == 3:
+            o, n, o1, n1, o2, n2 = info[6](data, info[5])
+            k0, k1, k2 = info[4]
+            params = {k0: data[o:o + n].decode(), k1: data[o1:o1 + n1].decode(), k2: data[o2:o2 + n2].decode()}
+        elif p:
+            t = info[6](data, info[5])
+            params = dict(zip(info[4], [data[t[i]:t[i] + t[i + 1]].decode() for i in range(0, 2 * p, 2)]))
+        else:
+            params = {}
+        if extra:
+            params.update(extra)
+        m = _new_match(_PackedMatch)
+        m.target = info[0]
+        m._info = info
+        m._data = data
+        m._url = url
+        m.params = params
+        return m
+
+    def _resolve_slow(self, rc: int, b: bytes) -> Any:
+        """After a non-zero status: grows this thread's buffer and calls again (through the declared function,
+        with a needed cell) while the result does not fit; returns the filled buffer, None for no match, or
+        raises."""
+        try:
+            state = _tls.state
+        except AttributeError:
+            state = _thread_state()
+        while True:
+            if rc == 0:
+                return state[0]
+            if rc == LR_NOMATCH:
+                return None
+            if self._h is None:
+                raise ValueError("the router is closed")
+            if rc != LR_ELIMIT and rc != _CALL_AGAIN:
+                raise _native.error(rc)
+            # Too small a buffer, or a real limit: call with a needed cell to tell them apart.
+            state[2][0] = 0
+            rc = lib.lr_router_resolve_packed(self._h, b, len(b), state[0], state[1], state[2])
+            if rc == LR_ELIMIT:
+                need = state[2][0]
+                if need <= state[1]:
+                    raise _native.error(rc)
+                cap = max(need, 2 * state[1])
+                state[0] = _native.new_buffer(cap)
+                state[1] = cap
+                rc = _CALL_AGAIN
+
+    def _route_info(self, data: bytes, rid: int, p: int) -> Tuple[Any, ...]:
+        """What never changes for route ``rid``: target, pattern, name, metadata, parameter names, and how to
+        find its parameter values in a packed result."""
+        flags = _header(data)[2]
+        t = _words(2 * (_FIXED + p))(data, _TABLE)
+        s = [data[o:o + n].decode() for o, n in zip(t[0::2], t[1::2])]
+        values_at = _TABLE + 8 * (_FIXED + p)
+        info = (s[0], s[1], s[2] if flags & _FLAG_NAME else None, s[3] if flags & _FLAG_METADATA else None,
+                tuple(s[_FIXED:_FIXED + p]), values_at, _words(2 * p), rid)
+        routes = self._routes
+        if len(routes) >= _ROUTE_CACHE_MAX:
+            routes.clear()
+        routes[rid] = info
+        return info
+
+    def _params_with_query(self, data: bytes, info: Tuple[Any, ...], p: int, q: int, used: int) -> Dict[str, Any]:
+        """Path parameters, then query pairs whose key no path parameter takes (the last value of a repeated
+        key, at its first place); nested when a key has a bracket."""
+        t = _words(2 * p + 4 * q)(data, info[5])  # values, then each pair's key and value
+        strings = []
+        for o, n in zip(t[0::2], t[1::2]):  # a loop costs less than a comprehension here
+            strings.append(data[o:o + n].decode())
+        names = info[4]
+        keys = strings[p::2]
+        if "[" in "".join(keys):  # some key may nest: the slow, general way
+            return nested(list(zip(names, strings[:p])), list(zip(keys, strings[p + 1::2])), self._nesting)
+        query = dict(zip(keys, strings[p + 1::2]))
+        if not p:
+            return query
+        for n in names:
+            query.pop(n, None)
+        params = dict(zip(names, strings[:p]))
+        params.update(query)
+        return params
+
+
+PURE_ENV = "LINKROUTER_PURE"
+
+
+def _load_speedups() -> Tuple[Any, str]:
+    """The C extension bound to the library _native loaded, or None and why not (LINKROUTER_PURE set, not
+    built, built for another library version)."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return None, "$%s is set" % PURE_ENV
+    try:
+        from . import _speedups  # type: ignore[attr-defined]
+        _speedups.bind(lib.path, _native.error, nested, _url_bytes, Match.as_dict, Match.__eq__, Match.__repr__)
+    except ImportError as e:
+        return None, str(e)
+    return _speedups, ""
+
+
+_speedups, speedups_unavailable = _load_speedups()
+
+#: "c-extension" when Router.resolve runs in C (linkrouter/_speedups.c), "ctypes" for the pure-Python path.
+binding = "ctypes" if _speedups is None else "c-extension"
+_ResolveBase: Any = _CtypesResolve if _speedups is None else _speedups.RouterCore
+if _speedups is not None:
+    Match = _speedups.Match  # type: ignore[misc]  # noqa: F811  the same API, in C
+    _MATCH_TYPES = (_PackedMatch, Match)
+
+
+class Router(_ResolveBase):
     """A routing table and its rewrite rules (an ``lr_router``).
 
     Safe to share between threads: resolves, adds and removes may run at once (the library publishes table
@@ -389,131 +556,6 @@ class Router:
             return self.resolve(b) is not None
         return check(lib.lr_router_can_route(self._handle(), b)) == 1
 
-    def resolve(self, url: URL, extra: Optional[Mapping[str, Any]] = None) -> Optional[Match]:
-        """The match for ``url`` (rewritten first), or None when no route matches.
-
-        ``extra`` values (any Python objects) outrank path and query parameters in ``params``.
-        InvalidURLError (not an absolute URL, not UTF-8), LimitError.
-        """
-        # The hot path: one call into the library, which writes the whole result into this thread's buffer.
-        try:
-            b = _encode(url)  # str.encode: always bytes, TypeError for anything but a str
-        except (TypeError, UnicodeEncodeError):
-            b = url = _url_bytes(url)  # bytes-like pass (copied); lone surrogates: InvalidURLError; else TypeError
-        try:
-            buf, cap, _ = _tls.state
-        except AttributeError:
-            buf, cap, _ = _thread_state()
-        try:
-            # needed = NULL: the header's word 0 says how many bytes were used; _resolve_slow asks for the
-            # size when the buffer was too small.
-            rc = _fast(self._h, b, len(b), buf, cap, None)
-        except _native.ArgumentError:  # a length of 2**31 or more: the declared function takes it
-            rc = _CALL_AGAIN
-        if rc:
-            if rc == LR_NOMATCH:
-                return None
-            buf = self._resolve_slow(rc, b)
-            if buf is None:
-                return None
-        used, rid, p, q = _used_id_p_q(buf)
-        data = buf[:used]
-        try:
-            info = self._routes[rid]
-        except KeyError:
-            info = self._route_info(data, rid, p)
-        if q:
-            params = self._params_with_query(data, info, p, q, used)
-        elif p == 1:
-            o, n = _pair(data, info[5])
-            params = {info[4][0]: data[o:o + n].decode()}
-        elif p == 2:
-            o, n, o1, n1 = info[6](data, info[5])
-            k0, k1 = info[4]
-            params = {k0: data[o:o + n].decode(), k1: data[o1:o1 + n1].decode()}
-        elif p == 3:
-            o, n, o1, n1, o2, n2 = info[6](data, info[5])
-            k0, k1, k2 = info[4]
-            params = {k0: data[o:o + n].decode(), k1: data[o1:o1 + n1].decode(), k2: data[o2:o2 + n2].decode()}
-        elif p:
-            t = info[6](data, info[5])
-            params = dict(zip(info[4], [data[t[i]:t[i] + t[i + 1]].decode() for i in range(0, 2 * p, 2)]))
-        else:
-            params = {}
-        if extra:
-            params.update(extra)
-        m = _new_match(Match)
-        m.target = info[0]
-        m._info = info
-        m._data = data
-        m._url = url
-        m.params = params
-        return m
-
-    def _resolve_slow(self, rc: int, b: bytes) -> Any:
-        """After a non-zero status: grows this thread's buffer and calls again (through the declared function,
-        with a needed cell) while the result does not fit; returns the filled buffer, None for no match, or
-        raises."""
-        try:
-            state = _tls.state
-        except AttributeError:
-            state = _thread_state()
-        while True:
-            if rc == 0:
-                return state[0]
-            if rc == LR_NOMATCH:
-                return None
-            if self._h is None:
-                raise ValueError("the router is closed")
-            if rc != LR_ELIMIT and rc != _CALL_AGAIN:
-                raise _native.error(rc)
-            # Too small a buffer, or a real limit: call with a needed cell to tell them apart.
-            state[2][0] = 0
-            rc = lib.lr_router_resolve_packed(self._h, b, len(b), state[0], state[1], state[2])
-            if rc == LR_ELIMIT:
-                need = state[2][0]
-                if need <= state[1]:
-                    raise _native.error(rc)
-                cap = max(need, 2 * state[1])
-                state[0] = _native.new_buffer(cap)
-                state[1] = cap
-                rc = _CALL_AGAIN
-
-    def _route_info(self, data: bytes, rid: int, p: int) -> Tuple[Any, ...]:
-        """What never changes for route ``rid``: target, pattern, name, metadata, parameter names, and how to
-        find its parameter values in a packed result."""
-        flags = _header(data)[2]
-        t = _words(2 * (_FIXED + p))(data, _TABLE)
-        s = [data[o:o + n].decode() for o, n in zip(t[0::2], t[1::2])]
-        values_at = _TABLE + 8 * (_FIXED + p)
-        info = (s[0], s[1], s[2] if flags & _FLAG_NAME else None, s[3] if flags & _FLAG_METADATA else None,
-                tuple(s[_FIXED:_FIXED + p]), values_at, _words(2 * p), rid)
-        routes = self._routes
-        if len(routes) >= _ROUTE_CACHE_MAX:
-            routes.clear()
-        routes[rid] = info
-        return info
-
-    def _params_with_query(self, data: bytes, info: Tuple[Any, ...], p: int, q: int, used: int) -> Dict[str, Any]:
-        """Path parameters, then query pairs whose key no path parameter takes (the last value of a repeated
-        key, at its first place); nested when a key has a bracket."""
-        t = _words(2 * p + 4 * q)(data, info[5])  # values, then each pair's key and value
-        strings = []
-        for o, n in zip(t[0::2], t[1::2]):  # a loop costs less than a comprehension here
-            strings.append(data[o:o + n].decode())
-        names = info[4]
-        keys = strings[p::2]
-        if "[" in "".join(keys):  # some key may nest: the slow, general way
-            return nested(list(zip(names, strings[:p])), list(zip(keys, strings[p + 1::2])), self._nesting)
-        query = dict(zip(keys, strings[p + 1::2]))
-        if not p:
-            return query
-        for n in names:
-            query.pop(n, None)
-        params = dict(zip(names, strings[:p]))
-        params.update(query)
-        return params
-
     def resolve_json(self, url: URL, extra: Optional[Mapping[str, str]] = None) -> Optional[str]:
         """The match as the library's JSON (lr_match_to_json), or None. ``extra`` values must be str here."""
         b = _url_bytes(url)
@@ -584,3 +626,15 @@ def _c_url(b: bytes) -> bytes:
     if b"\0" in b:
         raise InvalidURLError("url contains a NUL character")
     return b
+
+
+def ctypes_router() -> Router:
+    """A Router resolving through ctypes, whichever path ``Router`` takes: tests and bench_resolve.py compare the
+    two paths in one process."""
+    if _speedups is None:
+        return Router()
+
+    class CtypesRouter(_CtypesResolve, Router):  # type: ignore[misc, valid-type]
+        _routes = None  # type: ignore[assignment]  # not RouterCore's cache: a dict in the instance (__init__)
+
+    return CtypesRouter()

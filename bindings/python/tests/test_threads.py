@@ -1,6 +1,7 @@
 """Threads: ctypes' CDLL releases the GIL during calls, so resolves run at the same time as adds and removes on
-other threads. Every answer must be right for the table before or after a change, and every thread resolves
-into its own buffer."""
+other threads (the C extension holds the GIL for its ~150 ns call, the adds and removes still release it).
+Every answer must be right for the table before or after a change, and every thread resolves into its own
+buffer."""
 from __future__ import annotations
 
 import random
@@ -67,8 +68,9 @@ def test_resolves_during_adds_and_removes():
                 assert m.params == {"id": "1", "a": {"b": str(n), "c": ["x"]}}
                 assert r.can_route("app://stable/%d/x" % i)
                 n += 1
-            with lock:
-                buffers.append(_router._tls.state[0])
+            if linkrouter.binding == "ctypes":  # the C extension's buffer is on each thread's C stack
+                with lock:
+                    buffers.append(_router._tls.state[0])
         return run
 
     def writer():
@@ -88,7 +90,8 @@ def test_resolves_during_adds_and_removes():
 
     errors = run_threads([reader(s) for s in range(4)] + [writer])
     assert not errors, errors[:3]
-    assert len({id(b) for b in buffers}) == 4  # never shared
+    if linkrouter.binding == "ctypes":
+        assert len({id(b) for b in buffers}) == 4  # never shared
     assert len(r) == STABLE + 1 + ROUNDS * 20
     r.close()
 

@@ -1,0 +1,1079 @@
+/*
+ * _speedups.c -- Router.resolve and Match in C: the fast path of the linkrouter package. markupsafe's _speedups.c
+ * is the model: one C file; the ctypes path in _router.py is the pure-Python fallback, and the same tests run
+ * through both.
+ *
+ * One copy of the library. This module is not linked against liblinkrouter.so. bind() takes the path the ctypes
+ * layer (_native.py) loaded and asks the dynamic linker for that very object with RTLD_NOLOAD, which returns a
+ * library already in the process and never loads one; the functions used here are looked up in it. Routers are
+ * handles of that copy, so no other copy may serve them, and with RTLD_NOLOAD there is none to be had.
+ *
+ * A resolve is one call of lr_router_resolve_into (no allocation in the library) with the params array and the
+ * scratch on this thread's C stack. From its result, the params dict is built at once (path parameters under the
+ * route's cached names, then the query pairs in order, so a repeated key keeps its first place and its last value;
+ * the library leaves out the keys a path parameter takes; bracket keys go through _params.nested()), and the
+ * Match keeps the path values and, when a rule rewrote the URL, the routed URL. What the route never changes
+ * (target, pattern, name, metadata, parameter names) is decoded once per route id and cached in the router's
+ * `_routes`, as the ctypes path does: route ids are per router and never reused.
+ *
+ * A result too big for the stack is resolved again into heap memory of the sizes the library asks for. The first
+ * lookup of a route goes through lr_router_resolve_packed instead (its result is a whole snapshot, name and
+ * metadata included; the into result is dropped, so a table change in between cannot mix two states).
+ *
+ * The URL's parts (scheme, host, port, path, fragment, every query pair) are read when first asked for: the
+ * routed URL is resolved by a router of this module's own that has one route, CATCH_ALL (a catch-all from the
+ * host on, with any scheme: it matches every URL), and no rewrite rules, so they are the library's own parse,
+ * whatever the user's table has become since.
+ *
+ * The GIL is held throughout: the library call costs about as much as releasing and taking back the GIL, and
+ * holding it means close() can never free a router under a running resolve. Nothing here is shared between
+ * threads but what bind() sets once and the router objects, changed only under the GIL.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "linkrouter.h"
+
+#ifndef Py_T_OBJECT_EX
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#endif
+#if PY_VERSION_HEX < 0x030A0000  /* Python 3.8 and 3.9 */
+static PyObject *Py_NewRef(PyObject *o) { Py_INCREF(o); return o; }
+#endif
+#if PY_VERSION_HEX < 0x03090000
+#define PyObject_CallOneArg(f, a) PyObject_CallFunctionObjArgs((f), (a), NULL)
+#endif
+
+/* The library functions used here, typed by the header's declarations, found by bind(). */
+static __typeof__(lr_version_number) *lib_version_number;
+static __typeof__(lr_router_new) *lib_router_new;
+static __typeof__(lr_router_add) *lib_router_add;
+static __typeof__(lr_router_set_limit) *lib_router_set_limit;
+static __typeof__(lr_router_resolve_into) *lib_resolve_into;
+static __typeof__(lr_router_resolve_packed) *lib_resolve_packed;
+
+/* Set once by bind(), under the GIL; read-only afterwards. */
+static const char CATCH_ALL[] = "*://*";
+static lr_router *url_parser;         /* the one route CATCH_ALL: the parts of any URL */
+static PyObject *raise_error;         /* _native.error(code) -> the exception for a negative status */
+static PyObject *nested_params;       /* _params.nested(path_params, query, max_depth) */
+static PyObject *url_bytes;           /* _router._url_bytes(url): any other URL object as bytes, or raises */
+static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API, shared with the ctypes path */
+static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
+static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
+
+enum { STACK_PARAMS = 32, STACK_SCRATCH = 2048, STACK_PACKED = 2048 };  /* a GitHub-set URL needs 2 params */
+enum { HEADER_WORDS = 8, FIXED_STRINGS = 10 };
+#define MAX_URL_LENGTH ((size_t)1 << 30)  /* the largest LR_LIMIT_URL_LENGTH a router takes */
+enum { S_TARGET, S_PATTERN, S_NAME, S_METADATA, S_ROUTED, S_SCHEME, S_HOST, S_PORT, S_PATH, S_FRAGMENT };
+enum { FLAG_REWRITTEN = 1, FLAG_NAME = 2, FLAG_METADATA = 4 };
+enum { INFO_TARGET, INFO_PATTERN, INFO_NAME, INFO_METADATA, INFO_NAMES, INFO_SIZE };
+
+static PyObject *error_for(int rc) {  /* raises the exception of status rc; returns NULL */
+    PyObject *code = PyLong_FromLong(rc);
+    PyObject *err = code ? PyObject_CallOneArg(raise_error, code) : NULL;
+    Py_XDECREF(code);
+    if (err) {
+        PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+        Py_DECREF(err);
+    }
+    return NULL;
+}
+
+/* UTF-8 to str; a short ASCII string (most parameter values) is copied straight into a new str. */
+static PyObject *decode(const char *s, size_t n) {
+    if (n - 1 < 32) {
+        unsigned char high = 0;
+        for (size_t i = 0; i < n; i++)
+            high |= (unsigned char)s[i];
+        if (high < 0x80) {
+            PyObject *str = PyUnicode_New((Py_ssize_t)n, 127);
+            if (str)
+                memcpy(PyUnicode_1BYTE_DATA(str), s, n);
+            return str;
+        }
+    }
+    return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, NULL);
+}
+
+/* -- the packed result --------------------------------------------------------------------------------------- */
+
+static uint32_t word(const unsigned char *p) {  /* a little-endian uint32, at any alignment */
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A checked view of a packed result: every string's (offset, length) lies within the bytes used. */
+typedef struct {
+    const unsigned char *base;
+    uint32_t used, route_id, flags, path_count, query_count;
+} Packed;
+
+static int packed_open(Packed *pk, PyObject *bytes) {
+    const unsigned char *b = (const unsigned char *)PyBytes_AS_STRING(bytes);
+    size_t size = (size_t)PyBytes_GET_SIZE(bytes);
+    if (size < 4 * HEADER_WORDS)
+        goto bad;
+    pk->base = b;
+    pk->used = word(b);
+    pk->route_id = word(b + 4);
+    pk->flags = word(b + 8);
+    pk->path_count = word(b + 16);
+    pk->query_count = word(b + 20);
+    uint64_t strings = word(b + 24);
+    if (pk->used != size || strings != FIXED_STRINGS + 2 * (uint64_t)pk->path_count + 2 * (uint64_t)pk->query_count
+        || 4 * HEADER_WORDS + 8 * strings > size)
+        goto bad;
+    for (uint64_t i = 0; i < strings; i++) {
+        const unsigned char *e = b + 4 * HEADER_WORDS + 8 * i;
+        if ((uint64_t)word(e) + word(e + 4) > size)
+            goto bad;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_SystemError, "linkrouter: lr_router_resolve_packed wrote a malformed result");
+    return -1;
+}
+
+static const char *packed_string(const Packed *pk, size_t i, size_t *len) {
+    const unsigned char *e = pk->base + 4 * HEADER_WORDS + 8 * i;
+    *len = word(e + 4);
+    return (const char *)pk->base + word(e);
+}
+
+static PyObject *packed_str(const Packed *pk, size_t i) {
+    size_t n;
+    const char *s = packed_string(pk, i, &n);
+    return decode(s, n);
+}
+
+/* String indexes of path parameter i's name and value, and of query pair i's key (its value follows). */
+static size_t path_name_at(size_t i) { return FIXED_STRINGS + i; }
+static size_t path_value_at(const Packed *pk, size_t i) { return FIXED_STRINGS + pk->path_count + i; }
+static size_t query_key_at(const Packed *pk, size_t i) { return FIXED_STRINGS + 2 * pk->path_count + 2 * i; }
+
+/* lr_router_resolve_packed of url into an exact-size bytes object: the stack first, then heap memory of the size
+   the library asks for (again, if a change of table makes the result grow meanwhile). None when no route
+   matches; NULL with an exception set on an error. */
+static PyObject *resolve_packed(lr_router *r, const char *url, size_t len) {
+    char stack[STACK_PACKED];
+    char *buf = stack, *heap = NULL;
+    size_t cap = sizeof stack;
+    int rc;
+    for (;;) {
+        size_t needed = 0;
+        rc = lib_resolve_packed(r, url, len, buf, cap, &needed);
+        if (rc != LR_ELIMIT || needed <= cap)
+            break;  /* a result, or a real limit */
+        PyMem_Free(heap);
+        cap = needed;
+        if (!(buf = heap = PyMem_Malloc(cap)))
+            return PyErr_NoMemory();
+    }
+    PyObject *result;
+    if (rc == LR_OK)
+        result = word((const unsigned char *)buf) <= cap
+                 ? PyBytes_FromStringAndSize(buf, word((const unsigned char *)buf))
+                 : (PyErr_SetString(PyExc_SystemError, "linkrouter: packed result larger than its buffer"), NULL);
+    else if (rc == LR_NOMATCH)
+        result = Py_NewRef(Py_None);
+    else
+        result = error_for(rc);
+    PyMem_Free(heap);
+    return result;
+}
+
+/* -- per-route constants ------------------------------------------------------------------------------------- */
+
+/* (target, pattern, name, metadata, parameter names) of the route of a packed result. */
+static PyObject *route_info_new(const Packed *pk) {
+    PyObject *info = PyTuple_New(INFO_SIZE), *names = info ? PyTuple_New(pk->path_count) : NULL;
+    if (!names) {
+        Py_XDECREF(info);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(info, INFO_NAMES, names);  /* from here, freeing info frees whatever was set */
+    for (size_t i = 0; i < pk->path_count; i++) {
+        PyObject *name = packed_str(pk, path_name_at(i));
+        if (!name)
+            goto fail;
+        PyUnicode_InternInPlace(&name);
+        PyTuple_SET_ITEM(names, i, name);
+    }
+    static const int strings[] = {S_TARGET, S_PATTERN, S_NAME, S_METADATA};
+    static const uint32_t present[] = {0, 0, FLAG_NAME, FLAG_METADATA};  /* 0: always there */
+    for (int i = 0; i < 4; i++) {
+        PyObject *field = present[i] && !(pk->flags & present[i]) ? Py_NewRef(Py_None) : packed_str(pk, strings[i]);
+        if (!field)
+            goto fail;
+        PyTuple_SET_ITEM(info, i, field);
+    }
+    return info;
+fail:
+    Py_DECREF(info);
+    return NULL;
+}
+
+static int route_info_valid(PyObject *info, size_t path_count) {
+    return PyTuple_CheckExact(info) && PyTuple_GET_SIZE(info) == INFO_SIZE
+           && PyTuple_CheckExact(PyTuple_GET_ITEM(info, INFO_NAMES))
+           && PyTuple_GET_SIZE(PyTuple_GET_ITEM(info, INFO_NAMES)) == (Py_ssize_t)path_count;
+}
+
+/* -- Match --------------------------------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_VAR_HEAD           /* ob_size: the number of path parameters */
+    PyObject *target;           /* str, the route's (from info) */
+    PyObject *params;           /* dict: extra > path > query */
+    PyObject *info;             /* the route's constants */
+    PyObject *url;              /* as given: str, or bytes */
+    PyObject *routed;           /* the rewritten URL as bytes; NULL when no rule fired */
+    PyObject *parts;            /* a packed result of the routed URL, for its parts; NULL until first needed */
+    PyObject *weakrefs;
+    uint32_t route_id;
+    int rewritten;
+    PyObject *values[1];        /* the path parameters' values, in pattern order */
+} MatchObject;
+
+static PyTypeObject MatchType;
+
+/* A Match of `path_count` values, none filled yet, not yet tracked by the GC. */
+static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *url) {
+    /* info is borrowed from the route cache, which code run by a collection during the allocation could empty */
+    Py_INCREF(info);
+    MatchObject *m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count);
+    if (!m) {
+        Py_DECREF(info);
+        return NULL;
+    }
+    m->target = Py_NewRef(PyTuple_GET_ITEM(info, INFO_TARGET));
+    m->params = m->routed = m->parts = m->weakrefs = NULL;
+    m->info = info;
+    m->url = Py_NewRef(url);
+    m->route_id = 0;
+    m->rewritten = 0;
+    memset(m->values, 0, path_count * sizeof(PyObject *));
+    return m;
+}
+
+static int match_traverse(MatchObject *m, visitproc visit, void *arg) {
+    Py_VISIT(m->target);
+    Py_VISIT(m->params);
+    Py_VISIT(m->info);
+    Py_VISIT(m->url);
+    return 0;  /* routed, parts and the values are str and bytes: no cycles through them */
+}
+
+static int match_clear(MatchObject *m) {
+    Py_CLEAR(m->target);
+    Py_CLEAR(m->params);
+    return 0;
+}
+
+static void match_dealloc(MatchObject *m) {
+    PyObject_GC_UnTrack(m);
+    if (m->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)m);
+    Py_XDECREF(m->target);
+    Py_XDECREF(m->params);
+    Py_XDECREF(m->info);
+    Py_XDECREF(m->url);
+    Py_XDECREF(m->routed);
+    Py_XDECREF(m->parts);
+    for (Py_ssize_t i = 0; i < Py_SIZE(m); i++)
+        Py_XDECREF(m->values[i]);
+    PyObject_GC_Del(m);
+}
+
+/* The UTF-8 text of the URL that was routed: the rewritten one, else the URL as given. */
+static const char *routed_text(MatchObject *m, Py_ssize_t *len) {
+    PyObject *u = m->routed ? m->routed : m->url;
+    if (PyBytes_Check(u)) {
+        *len = PyBytes_GET_SIZE(u);
+        return PyBytes_AS_STRING(u);
+    }
+    return PyUnicode_AsUTF8AndSize(u, len);
+}
+
+/* The parts of the routed URL as a packed result (borrowed), resolved by url_parser on first use. */
+static int match_parts(MatchObject *m, Packed *pk) {
+    if (!m->parts) {
+        Py_ssize_t len;
+        const char *text = routed_text(m, &len);
+        PyObject *parts = text ? resolve_packed(url_parser, text, (size_t)len) : NULL;
+        if (!parts)
+            return -1;
+        if (parts == Py_None) {
+            Py_DECREF(parts);
+            PyErr_SetString(PyExc_SystemError, "linkrouter: the URL parser found no route");
+            return -1;
+        }
+        m->parts = parts;
+    }
+    return packed_open(pk, m->parts);
+}
+
+static PyObject *match_part(MatchObject *m, void *closure) {
+    Packed pk;
+    return match_parts(m, &pk) < 0 ? NULL : packed_str(&pk, (size_t)(uintptr_t)closure);
+}
+
+static PyObject *match_info_field(MatchObject *m, void *closure) {
+    return Py_NewRef(PyTuple_GET_ITEM(m->info, (Py_ssize_t)(uintptr_t)closure));
+}
+
+static PyObject *match_route_id(MatchObject *m, void *closure) {
+    (void)closure;
+    return PyLong_FromUnsignedLong(m->route_id);
+}
+
+static PyObject *match_url(MatchObject *m, void *closure) {
+    (void)closure;
+    if (PyUnicode_Check(m->url))
+        return Py_NewRef(m->url);
+    return decode(PyBytes_AS_STRING(m->url), (size_t)PyBytes_GET_SIZE(m->url));
+}
+
+static PyObject *match_rewritten(MatchObject *m, void *closure) {
+    if (!m->routed)
+        return match_url(m, closure);
+    return decode(PyBytes_AS_STRING(m->routed), (size_t)PyBytes_GET_SIZE(m->routed));
+}
+
+static PyObject *match_was_rewritten(MatchObject *m, void *closure) {
+    (void)closure;
+    return PyBool_FromLong(m->rewritten);
+}
+
+static PyObject *match_path_params(MatchObject *m, void *closure) {
+    (void)closure;
+    PyObject *names = PyTuple_GET_ITEM(m->info, INFO_NAMES);
+    PyObject *list = PyList_New(Py_SIZE(m));
+    for (Py_ssize_t i = 0; list && i < Py_SIZE(m); i++) {
+        PyObject *pair = PyTuple_Pack(2, PyTuple_GET_ITEM(names, i), m->values[i]);
+        if (!pair)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, pair);
+    }
+    return list;
+}
+
+static PyObject *match_query(MatchObject *m, void *closure) {
+    (void)closure;
+    Packed pk;
+    if (match_parts(m, &pk) < 0)
+        return NULL;
+    PyObject *list = PyList_New(pk.query_count);
+    for (size_t i = 0; list && i < pk.query_count; i++) {
+        PyObject *k = packed_str(&pk, query_key_at(&pk, i)), *v = k ? packed_str(&pk, query_key_at(&pk, i) + 1) : NULL;
+        PyObject *pair = v ? PyTuple_Pack(2, k, v) : NULL;
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+        if (!pair)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, pair);
+    }
+    return list;
+}
+
+static PyObject *match_as_dict_method(PyObject *m, PyObject *unused) {
+    (void)unused;
+    return PyObject_CallOneArg(match_as_dict, m);
+}
+
+static PyObject *match_richcompare(PyObject *a, PyObject *b, int op) {
+    if (op != Py_EQ && op != Py_NE)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *eq = PyObject_CallFunctionObjArgs(match_eq, a, b, NULL);
+    if (!eq || eq == Py_NotImplemented || op == Py_EQ)
+        return eq;
+    int truth = PyObject_IsTrue(eq);
+    Py_DECREF(eq);
+    return truth < 0 ? NULL : PyBool_FromLong(!truth);
+}
+
+static PyObject *match_repr_slot(PyObject *m) { return PyObject_CallOneArg(match_repr, m); }
+
+#define CLOSURE(i) ((void *)(uintptr_t)(i))
+static PyGetSetDef match_getset[] = {
+    {"pattern", (getter)match_info_field, NULL, "The route's pattern as it was added.", CLOSURE(INFO_PATTERN)},
+    {"name", (getter)match_info_field, NULL, "The route's name (Router.add_route), None when it has none.",
+     CLOSURE(INFO_NAME)},
+    {"metadata", (getter)match_info_field, NULL, "The route's metadata (Router.add_route), None when it has none.",
+     CLOSURE(INFO_METADATA)},
+    {"route_id", (getter)match_route_id, NULL, "The route's id: its insertion number in its router, never reused.",
+     NULL},
+    {"url", (getter)match_url, NULL, "The URL as given.", NULL},
+    {"rewritten", (getter)match_rewritten, NULL,
+     "The URL that was routed: after rewriting, or the same as ``url`` when no rule fired.", NULL},
+    {"was_rewritten", (getter)match_was_rewritten, NULL, "True when a rewrite rule fired.", NULL},
+    {"scheme", (getter)match_part, NULL, NULL, CLOSURE(S_SCHEME)},
+    {"host", (getter)match_part, NULL, "Lower-cased, without userinfo and port; \"\" when none.", CLOSURE(S_HOST)},
+    {"port", (getter)match_part, NULL, "Digits, \"\" when none.", CLOSURE(S_PORT)},
+    {"path", (getter)match_part, NULL, "As written, not decoded.", CLOSURE(S_PATH)},
+    {"fragment", (getter)match_part, NULL, "As written, \"\" when none; the fragment is never routed.",
+     CLOSURE(S_FRAGMENT)},
+    {"path_params", (getter)match_path_params, NULL, "The path parameters in pattern order, as (name, value).", NULL},
+    {"query", (getter)match_query, NULL,
+     "Every query pair of the routed URL in order, decoded, repeated keys included.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef match_members[] = {
+    {"target", Py_T_OBJECT_EX, offsetof(MatchObject, target), 0, "The target the route was added with."},
+    {"params", Py_T_OBJECT_EX, offsetof(MatchObject, params), 0,
+     "The merged parameters: extra > path > query, bracket keys nested."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyMethodDef match_methods[] = {
+    {"as_dict", match_as_dict_method, METH_NOARGS,
+     "Every field, as a dict (the keys of lr_match_to_json, plus route_id and path_params)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject MatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "linkrouter.Match",
+    .tp_doc = PyDoc_STR(
+        "The result of Router.resolve.\n\n"
+        "``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters\n"
+        "(``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives\n"
+        "``{\"info\": {\"nickname\": \"x\"}}``). ``query`` lists every query pair in order, repeated keys included.\n"
+        "``scheme`` and ``host`` are lower-cased; ``path`` and ``fragment`` are as written; ``fragment`` is \"\" when\n"
+        "there is none. Everything but ``params`` is decoded when first read."),
+    .tp_basicsize = offsetof(MatchObject, values),
+    .tp_itemsize = sizeof(PyObject *),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_dealloc = (destructor)match_dealloc,
+    .tp_traverse = (traverseproc)match_traverse,
+    .tp_clear = (inquiry)match_clear,
+    .tp_weaklistoffset = offsetof(MatchObject, weakrefs),
+    .tp_repr = match_repr_slot,
+    .tp_hash = PyObject_HashNotImplemented,  /* mutable: not hashable */
+    .tp_richcompare = match_richcompare,
+    .tp_methods = match_methods,
+    .tp_members = match_members,
+    .tp_getset = match_getset,
+};
+
+/* -- params -------------------------------------------------------------------------------------------------- */
+
+/* A list of (name, value) tuples, for nested(): the path parameters (names, values) or the query pairs (refs). */
+static PyObject *pairs_list(PyObject *names, PyObject *const *values, const lr_param_ref *refs, size_t count) {
+    PyObject *list = PyList_New((Py_ssize_t)count);
+    for (size_t i = 0; list && i < count; i++) {
+        PyObject *k = names ? Py_NewRef(PyTuple_GET_ITEM(names, i)) : decode(refs[i].name, refs[i].name_len);
+        PyObject *v = !k ? NULL : values ? Py_NewRef(values[i]) : decode(refs[i].value, refs[i].value_len);
+        PyObject *pair = v ? PyTuple_Pack(2, k, v) : NULL;
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+        if (!pair)
+            Py_CLEAR(list);
+        else
+            PyList_SET_ITEM(list, i, pair);
+    }
+    return list;
+}
+
+/* The params dict: path parameters (names, values), then the query pairs `query` (without the keys a path
+   parameter takes) in order, so a repeated key keeps its first place and its last value; nested() when a key
+   has a bracket. */
+static PyObject *params_new(PyObject *router, PyObject *names, PyObject *const *values, size_t path_count,
+                            const lr_param_ref *query, size_t query_count) {
+    for (size_t i = 0; i < query_count; i++) {
+        if (query[i].name_len && memchr(query[i].name, '[', query[i].name_len)) {
+            PyObject *path = pairs_list(names, values, NULL, path_count);
+            PyObject *pairs = path ? pairs_list(NULL, NULL, query, query_count) : NULL;
+            PyObject *depth = pairs ? PyObject_GetAttr(router, str_nesting) : NULL;
+            PyObject *params = depth ? PyObject_CallFunctionObjArgs(nested_params, path, pairs, depth, NULL) : NULL;
+            Py_XDECREF(path);
+            Py_XDECREF(pairs);
+            Py_XDECREF(depth);
+            return params;
+        }
+    }
+    PyObject *params = PyDict_New();
+    if (!params)
+        return NULL;
+    for (size_t i = 0; i < path_count; i++)
+        if (PyDict_SetItem(params, PyTuple_GET_ITEM(names, i), values[i]) < 0)
+            goto fail;
+    for (size_t i = 0; i < query_count; i++) {
+        PyObject *key = decode(query[i].name, query[i].name_len);
+        PyObject *value = key ? decode(query[i].value, query[i].value_len) : NULL;
+        int rc = value ? PyDict_SetItem(params, key, value) : -1;
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (rc < 0)
+            goto fail;
+    }
+    return params;
+fail:
+    Py_DECREF(params);
+    return NULL;
+}
+
+static int add_extra(PyObject *params, PyObject *extra) {  /* params.update(extra) when extra is truthy */
+    if (!extra || extra == Py_None)
+        return 0;
+    int truth = PyObject_IsTrue(extra);
+    if (truth <= 0)
+        return truth;
+    if (PyDict_CheckExact(params) && PyDict_Check(extra))
+        return PyDict_Update(params, extra);
+    PyObject *r = PyObject_CallMethodObjArgs(params, str_update, extra, NULL);  /* any mapping, or pairs */
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+/* The rest of a Match once its values are in: params, extra, then the GC may see it. Steals m. */
+static PyObject *match_finish(MatchObject *m, PyObject *router, const lr_param_ref *query, size_t query_count,
+                              PyObject *extra) {
+    PyObject *names = PyTuple_GET_ITEM(m->info, INFO_NAMES);
+    m->params = params_new(router, names, m->values, (size_t)Py_SIZE(m), query, query_count);
+    if (!m->params || add_extra(m->params, extra) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyObject_GC_Track(m);
+    return (PyObject *)m;
+}
+
+/* -- resolving ----------------------------------------------------------------------------------------------- */
+
+/* A router's route constants by route id: open addressing on the id itself (ids are insertion numbers, so
+   they spread evenly), at most half full, emptied when it holds route_cache_max entries. */
+typedef struct {
+    uint32_t route_id;
+    PyObject *info;  /* NULL: an empty slot */
+} RouteSlot;
+
+typedef struct {
+    RouteSlot *slots;
+    size_t mask, count;  /* capacity - 1 (a power of 2), entries */
+} RouteCache;
+
+static PyObject *cache_get(const RouteCache *c, uint32_t route_id) {  /* borrowed, or NULL */
+    if (!c->slots)
+        return NULL;
+    for (size_t i = route_id & c->mask;; i = (i + 1) & c->mask) {
+        if (!c->slots[i].info || c->slots[i].route_id == route_id)
+            return c->slots[i].info;
+    }
+}
+
+static void cache_clear(RouteCache *c) {
+    for (size_t i = 0; c->slots && i <= c->mask; i++)
+        Py_XDECREF(c->slots[i].info);
+    PyMem_Free(c->slots);
+    c->slots = NULL;
+    c->mask = c->count = 0;
+}
+
+static void cache_place(RouteCache *c, uint32_t route_id, PyObject *info) {  /* steals info; room is there */
+    size_t i = route_id & c->mask;
+    while (c->slots[i].info && c->slots[i].route_id != route_id)
+        i = (i + 1) & c->mask;
+    if (c->slots[i].info)
+        Py_DECREF(c->slots[i].info);
+    else
+        c->count++;
+    c->slots[i].route_id = route_id;
+    c->slots[i].info = info;
+}
+
+static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* takes a new reference */
+    if ((Py_ssize_t)c->count >= route_cache_max)
+        cache_clear(c);
+    if (!c->slots || 2 * (c->count + 1) > c->mask + 1) {
+        size_t capacity = c->slots ? 2 * (c->mask + 1) : 64;
+        RouteSlot *old = c->slots, *slots = PyMem_Calloc(capacity, sizeof *slots);
+        if (!slots) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        size_t old_capacity = old ? c->mask + 1 : 0;
+        c->slots = slots;
+        c->mask = capacity - 1;
+        c->count = 0;
+        for (size_t i = 0; i < old_capacity; i++)
+            if (old[i].info)
+                cache_place(c, old[i].route_id, old[i].info);
+        PyMem_Free(old);
+    }
+    cache_place(c, route_id, Py_NewRef(info));
+    return 0;
+}
+
+typedef struct {
+    PyObject_HEAD
+    lr_router *handle;  /* NULL when closed (or not yet opened) */
+    PyObject *h;        /* what Python sees as `_h`: the ctypes c_void_p, or None */
+    RouteCache routes;  /* what Python sees as `_routes` */
+} RouterCore;
+
+static PyObject *cached_info(RouterCore *self, uint32_t route_id, size_t path_count) {  /* borrowed, or NULL */
+    PyObject *info = cache_get(&self->routes, route_id);
+    return info && route_info_valid(info, path_count) ? info : NULL;
+}
+
+static PyObject *cache_info(RouterCore *self, const Packed *pk) {  /* borrowed; made and cached when new */
+    PyObject *info = cached_info(self, pk->route_id, pk->path_count);
+    if (info)
+        return info;
+    if (!(info = route_info_new(pk)))
+        return NULL;
+    int rc = cache_put(&self->routes, pk->route_id, info);
+    Py_DECREF(info);
+    return rc < 0 ? NULL : cache_get(&self->routes, pk->route_id);
+}
+
+/* The Match of an lr_router_resolve_into result whose route is cached. */
+static PyObject *match_from_result(RouterCore *self, PyObject *info, const lr_result *res, const lr_param_ref *refs,
+                                   PyObject *url, PyObject *extra) {
+    size_t path_count = res->path_param_count;
+    MatchObject *m = match_alloc(path_count, info, url);
+    if (!m)
+        return NULL;
+    m->route_id = res->route_id;
+    m->rewritten = res->rewritten != 0;
+    if (m->rewritten && !(m->routed = PyBytes_FromStringAndSize(res->routed, (Py_ssize_t)res->routed_len)))
+        goto fail;
+    for (size_t i = 0; i < path_count; i++)
+        if (!(m->values[i] = decode(refs[i].value, refs[i].value_len)))
+            goto fail;
+    return match_finish(m, (PyObject *)self, refs + path_count, res->param_count - path_count, extra);
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
+
+/* The Match of a packed result (its bytes become the Match's parts). */
+static PyObject *match_from_packed(RouterCore *self, PyObject *data, PyObject *url, PyObject *extra) {
+    Packed pk;
+    if (packed_open(&pk, data) < 0)
+        return NULL;
+    PyObject *info = cache_info(self, &pk);
+    if (!info)
+        return NULL;
+    MatchObject *m = match_alloc(pk.path_count, info, url);
+    if (!m)
+        return NULL;
+    m->route_id = pk.route_id;
+    m->rewritten = (pk.flags & FLAG_REWRITTEN) != 0;
+    m->parts = Py_NewRef(data);
+    size_t n;
+    const char *s = packed_string(&pk, S_ROUTED, &n);
+    if (m->rewritten && !(m->routed = PyBytes_FromStringAndSize(s, (Py_ssize_t)n)))
+        goto fail;
+    for (size_t i = 0; i < pk.path_count; i++)
+        if (!(m->values[i] = packed_str(&pk, path_value_at(&pk, i))))
+            goto fail;
+    /* The query pairs as refs, leaving out the keys a path parameter takes (as lr_router_resolve_into does). */
+    lr_param_ref *query = PyMem_Malloc((pk.query_count ? pk.query_count : 1) * sizeof *query);
+    if (!query) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < pk.query_count; i++) {
+        lr_param_ref *q = &query[count];
+        q->name = packed_string(&pk, query_key_at(&pk, i), &q->name_len);
+        q->value = packed_string(&pk, query_key_at(&pk, i) + 1, &q->value_len);
+        int taken = 0;
+        for (size_t j = 0; j < pk.path_count && !taken; j++) {
+            size_t len;
+            const char *name = packed_string(&pk, path_name_at(j), &len);
+            taken = len == q->name_len && memcmp(name, q->name, len) == 0;
+        }
+        count += !taken;
+    }
+    PyObject *result = match_finish(m, (PyObject *)self, query, count, extra);
+    PyMem_Free(query);
+    return result;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}
+
+/* resolve(url, extra=None), parsed by hand: METH_FASTCALL without CPython's private argument parser. */
+static int resolve_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **url,
+                        PyObject **extra) {
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "resolve() takes at most 2 arguments (%zd given)", nargs);
+        return -1;
+    }
+    *url = nargs > 0 ? args[0] : NULL;
+    *extra = nargs > 1 ? args[1] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i), **slot;
+        if (name == str_url || PyUnicode_Compare(name, str_url) == 0)
+            slot = url;
+        else if (name == str_extra || PyUnicode_Compare(name, str_extra) == 0)
+            slot = extra;
+        else {
+            PyErr_Format(PyExc_TypeError, "resolve() got an unexpected keyword argument '%S'", name);
+            return -1;
+        }
+        if (*slot) {
+            PyErr_Format(PyExc_TypeError, "resolve() got multiple values for argument '%S'", name);
+            return -1;
+        }
+        *slot = args[nargs + i];
+    }
+    if (!*url) {
+        PyErr_SetString(PyExc_TypeError, "resolve() missing required argument 'url'");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(core_resolve_doc,
+"resolve($self, /, url, extra=None)\n--\n\n"
+"The match for ``url`` (rewritten first), or None when no route matches.\n\n"
+"``extra`` values (any Python objects) outrank path and query parameters in ``params``.\n"
+"InvalidURLError (not an absolute URL, not UTF-8), LimitError.");
+
+static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *url, *extra, *converted = NULL, *result = NULL;
+    lr_param_ref *heap_refs = NULL;  /* freed at done: declared before the first goto */
+    char *heap_scratch = NULL;
+    if (resolve_args(args, nargs, kwnames, &url, &extra) < 0)
+        return NULL;
+    const char *text = NULL;
+    Py_ssize_t len = 0;
+    if (PyUnicode_Check(url)) {
+        text = PyUnicode_AsUTF8AndSize(url, &len);  /* no copy for ASCII; cached in the str otherwise */
+        if (!text) {
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+                return NULL;
+            PyErr_Clear();  /* lone surrogates: _url_bytes raises InvalidURLError, with the ctypes path's text */
+        }
+    } else if (PyBytes_CheckExact(url)) {
+        text = PyBytes_AS_STRING(url);
+        len = PyBytes_GET_SIZE(url);
+    }
+    if (!text) {  /* another bytes-like object is copied, and the Match keeps the copy; anything else: TypeError */
+        if (!(converted = PyObject_CallOneArg(url_bytes, url)))
+            return NULL;
+        if (!PyBytes_Check(converted)) {
+            PyErr_SetString(PyExc_SystemError, "linkrouter: _url_bytes returned something other than bytes");
+            goto done;
+        }
+        url = converted;
+        text = PyBytes_AS_STRING(url);
+        len = PyBytes_GET_SIZE(url);
+    }
+    if (!self->handle) {
+        PyErr_SetString(PyExc_ValueError, "the router is closed");
+        goto done;
+    }
+    /* This thread's memory: the C stack, or heap memory of the sizes the library asks for (again, if a change of
+       table makes them grow meanwhile). */
+    lr_result res;
+    lr_param_ref stack_refs[STACK_PARAMS], *refs = stack_refs;
+    char stack_scratch[STACK_SCRATCH], *scratch = stack_scratch;
+    size_t refs_cap = STACK_PARAMS, scratch_cap = sizeof stack_scratch;
+    /* A long URL: memory sized at once rather than after a failed call (up to the largest URL limit there is). */
+    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap) {
+        size_t pieces = 2;  /* parameters are path segments and query pairs: at most one per '/' or '&', + 2 */
+        for (Py_ssize_t i = 0; i < len; i++)
+            pieces += text[i] == '/' || text[i] == '&';
+        scratch_cap = LR_SCRATCH_SIZE(len);
+        scratch = heap_scratch = PyMem_Malloc(scratch_cap);
+        if (pieces > refs_cap) {
+            refs_cap = pieces;
+            refs = heap_refs = PyMem_Malloc(refs_cap * sizeof *refs);
+        }
+        if (!refs || !scratch) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int rc;
+    for (;;) {
+        rc = lib_resolve_into(self->handle, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
+        if (rc != LR_ELIMIT || (res.needed_params <= refs_cap && res.needed_scratch <= scratch_cap))
+            break;  /* a result, or a real limit */
+        if (res.needed_params > refs_cap) {
+            PyMem_Free(heap_refs);
+            refs_cap = res.needed_params;
+            refs = heap_refs = refs_cap <= PY_SSIZE_T_MAX / sizeof *refs ? PyMem_Malloc(refs_cap * sizeof *refs) : NULL;
+        }
+        if (res.needed_scratch > scratch_cap) {
+            PyMem_Free(heap_scratch);
+            scratch_cap = res.needed_scratch;
+            scratch = heap_scratch = PyMem_Malloc(scratch_cap);
+        }
+        if (!refs || !scratch) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    if (rc == LR_OK) {
+        PyObject *info = cached_info(self, res.route_id, res.path_param_count);
+        if (info) {
+            result = match_from_result(self, info, &res, refs, url, extra);
+            goto done;
+        }
+    } else if (rc == LR_NOMATCH) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    } else {
+        error_for(rc);  /* an error, or a real limit */
+        goto done;
+    }
+    /* A route seen for the first time: its name and metadata are only in the packed result, which is then the
+       answer (so a change of table between the two calls cannot mix two states). */
+    PyObject *data = resolve_packed(self->handle, text, (size_t)len);
+    if (data && data != Py_None) {
+        result = match_from_packed(self, data, url, extra);
+        Py_DECREF(data);
+    } else {
+        result = data;  /* None (the table changed meanwhile), or NULL with the error */
+    }
+done:
+    PyMem_Free(heap_refs);
+    PyMem_Free(heap_scratch);
+    Py_XDECREF(converted);
+    return result;
+}
+
+static int core_traverse(RouterCore *self, visitproc visit, void *arg) {
+    Py_VISIT(self->h);
+    return 0;  /* the route cache holds tuples of str: no cycles */
+}
+
+static int core_clear(RouterCore *self) {
+    Py_CLEAR(self->h);
+    cache_clear(&self->routes);
+    return 0;
+}
+
+static void core_dealloc(RouterCore *self) {
+    PyObject_GC_UnTrack(self);
+    core_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *core_get_h(RouterCore *self, void *closure) {
+    (void)closure;
+    return Py_NewRef(self->h ? self->h : Py_None);
+}
+
+/* `self._h = c_void_p(...)` opens, `self._h = None` closes: resolve reads the handle from here. */
+static int core_set_h(RouterCore *self, PyObject *value, void *closure) {
+    (void)closure;
+    void *handle = NULL;
+    if (value && value != Py_None) {
+        PyObject *address = PyLong_Check(value) ? Py_NewRef(value) : PyObject_GetAttr(value, str_value);
+        if (!address)
+            return -1;
+        handle = address == Py_None ? NULL : PyLong_AsVoidPtr(address);
+        Py_DECREF(address);
+        if (PyErr_Occurred())
+            return -1;
+    }
+    Py_XSETREF(self->h, value ? Py_NewRef(value) : NULL);
+    self->handle = handle;
+    return 0;
+}
+
+/* `_routes`: a dict copy of the route cache (for tests and a look inside); setting a dict (`self._routes = {}`,
+   as Router.clear() does) replaces the cache with its entries. */
+static PyObject *core_get_routes(RouterCore *self, void *closure) {
+    (void)closure;
+    PyObject *d = PyDict_New();
+    for (size_t i = 0; d && self->routes.slots && i <= self->routes.mask; i++) {
+        RouteSlot *slot = &self->routes.slots[i];
+        PyObject *key = slot->info ? PyLong_FromUnsignedLong(slot->route_id) : NULL;
+        if (slot->info && (!key || PyDict_SetItem(d, key, slot->info) < 0))
+            Py_CLEAR(d);
+        Py_XDECREF(key);
+    }
+    return d;
+}
+
+static int core_set_routes(RouterCore *self, PyObject *value, void *closure) {
+    (void)closure;
+    if (!value || !PyDict_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_routes must be a dict");
+        return -1;
+    }
+    cache_clear(&self->routes);
+    Py_ssize_t pos = 0;
+    PyObject *key, *info;
+    while (PyDict_Next(value, &pos, &key, &info)) {
+        unsigned long id = PyLong_Check(key) ? PyLong_AsUnsignedLong(key) : (unsigned long)-1;
+        PyObject *names = PyTuple_CheckExact(info) && PyTuple_GET_SIZE(info) == INFO_SIZE
+                          ? PyTuple_GET_ITEM(info, INFO_NAMES) : NULL;
+        if (id > UINT32_MAX || !names || !PyTuple_CheckExact(names)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "_routes: route id (int) -> route constants (tuple)");
+            return -1;
+        }
+        if (cache_put(&self->routes, (uint32_t)id, info) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static PyMethodDef core_methods[] = {
+    {"resolve", (PyCFunction)(void (*)(void))core_resolve, METH_FASTCALL | METH_KEYWORDS, core_resolve_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef core_getset[] = {
+    {"_h", (getter)core_get_h, (setter)core_set_h, "the lr_router handle (a ctypes c_void_p), None when closed", NULL},
+    {"_routes", (getter)core_get_routes, (setter)core_set_routes, "route id -> the route's constants", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject RouterCoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "linkrouter._speedups.RouterCore",
+    .tp_doc = PyDoc_STR("The C half of Router: its handle, its route cache and resolve()."),
+    .tp_basicsize = sizeof(RouterCore),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
+    .tp_methods = core_methods,
+    .tp_getset = core_getset,
+};
+
+/* -- bind ---------------------------------------------------------------------------------------------------- */
+
+PyDoc_STRVAR(bind_doc,
+"bind(library_path, error, nested, url_bytes, as_dict, eq, repr)\n--\n\n"
+"Finds the library functions this module calls in the library the ctypes layer loaded from ``library_path``\n"
+"(RTLD_NOLOAD: never a second copy), checks its version against the header this module was built with, and\n"
+"records the Python pieces it uses: _native.error, _params.nested, _router._url_bytes, and the Match methods\n"
+"shared with the ctypes path. ImportError when any of that fails; nothing is changed then.");
+
+static PyObject *bind(PyObject *module, PyObject *args) {
+    (void)module;
+    const char *path;
+    PyObject *error, *nested, *to_bytes, *as_dict, *eq, *repr;
+    if (!PyArg_ParseTuple(args, "sOOOOOO:bind", &path, &error, &nested, &to_bytes, &as_dict, &eq, &repr))
+        return NULL;
+    void *lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+    if (!lib) {
+        const char *why = dlerror();
+        return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: %s is not loaded in this process%s%s", path,
+                            why ? ": " : "", why ? why : "");
+    }
+    /* POSIX's way to store dlsym's answer in a function pointer (C itself has no such conversion). */
+    __typeof__(lr_version_number) *version;
+    __typeof__(lr_router_new) *router_new;
+    __typeof__(lr_router_add) *router_add;
+    __typeof__(lr_router_set_limit) *set_limit;
+    __typeof__(lr_router_resolve_into) *into;
+    __typeof__(lr_router_resolve_packed) *packed;
+    struct { void **fn; const char *name; } symbols[] = {
+        {(void **)&version, "lr_version_number"}, {(void **)&router_new, "lr_router_new"},
+        {(void **)&router_add, "lr_router_add"}, {(void **)&set_limit, "lr_router_set_limit"},
+        {(void **)&into, "lr_router_resolve_into"}, {(void **)&packed, "lr_router_resolve_packed"},
+    };
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+        if (!(*symbols[i].fn = dlsym(lib, symbols[i].name))) {
+            dlclose(lib);  /* only drops the reference RTLD_NOLOAD took: ctypes still holds the library */
+            return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: %s lacks %s", path, symbols[i].name);
+        }
+    }
+    int number = version();
+    if (number / 100 != LR_VERSION_NUMBER / 100) {
+        dlclose(lib);
+        return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: built for library %s, but %s is version %d.%d.%d",
+                            LR_VERSION_STRING, path, number / 10000, number / 100 % 100, number % 100);
+    }
+    if (url_parser) {
+        dlclose(lib);
+        return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: already bound");
+    }
+    /* The parser of URL parts: CATCH_ALL matches every URL; the largest limits, so that it takes any URL another
+       router took. It lives as long as the process, like the library (the handle to it stays open). */
+    lr_router *parser = NULL;
+    if (router_new(&parser) != LR_OK || router_add(parser, CATCH_ALL, "") != LR_OK
+        || set_limit(parser, LR_LIMIT_URL_LENGTH, MAX_URL_LENGTH) != LR_OK
+        || set_limit(parser, LR_LIMIT_SEGMENTS, (size_t)1 << 20) != LR_OK
+        || set_limit(parser, LR_LIMIT_PARAMS, (size_t)1 << 24) != LR_OK) {
+        dlclose(lib);  /* (a parser made before the failure is left: ctypes keeps the library loaded) */
+        return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: could not make the URL parser");
+    }
+    lib_version_number = version;
+    lib_router_new = router_new;
+    lib_router_add = router_add;
+    lib_router_set_limit = set_limit;
+    lib_resolve_into = into;
+    lib_resolve_packed = packed;
+    url_parser = parser;
+    raise_error = Py_NewRef(error);
+    nested_params = Py_NewRef(nested);
+    url_bytes = Py_NewRef(to_bytes);
+    match_as_dict = Py_NewRef(as_dict);
+    match_eq = Py_NewRef(eq);
+    match_repr = Py_NewRef(repr);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(cache_max_doc,
+"route_cache_max(n=None)\n--\n\n"
+"The number of entries a router's route cache may hold before it is emptied; sets it when ``n`` is given\n"
+"(tests use a small one). Returns the previous value.");
+
+static PyObject *cache_max(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_ssize_t n = -1, old = route_cache_max;
+    if (!PyArg_ParseTuple(args, "|n:route_cache_max", &n))
+        return NULL;
+    if (n == 0 || n < -1) {
+        PyErr_SetString(PyExc_ValueError, "route_cache_max: n must be positive");
+        return NULL;
+    }
+    if (n > 0)
+        route_cache_max = n;
+    return PyLong_FromSsize_t(old);
+}
+
+static PyMethodDef module_methods[] = {
+    {"bind", bind, METH_VARARGS, bind_doc},
+    {"route_cache_max", cache_max, METH_VARARGS, cache_max_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "linkrouter._speedups",
+    .m_doc = PyDoc_STR("Router.resolve and Match in C, over the library the ctypes layer loaded (see _speedups.c)."),
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+    if (!(str_url = PyUnicode_InternFromString("url")) || !(str_extra = PyUnicode_InternFromString("extra"))
+        || !(str_value = PyUnicode_InternFromString("value")) || !(str_update = PyUnicode_InternFromString("update"))
+        || !(str_nesting = PyUnicode_InternFromString("_nesting")))
+        return NULL;
+    if (PyType_Ready(&RouterCoreType) < 0 || PyType_Ready(&MatchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m)
+        return NULL;
+    if (PyModule_AddObject(m, "RouterCore", Py_NewRef((PyObject *)&RouterCoreType)) < 0
+        || PyModule_AddObject(m, "Match", Py_NewRef((PyObject *)&MatchType)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
