@@ -2,8 +2,11 @@ package linkrouter
 
 import "testing"
 
-// Resolve's cost through the binding, for the figures in the README (go test -run '^$' -bench Resolve). Not run by
-// make test: benchmarks measure, tests assert.
+// Resolve's cost through the binding, for the figure in the README's Go section:
+//
+//	go test -run '^$' -bench Resolve
+//
+// Not run by make test: benchmarks measure, tests assert.
 
 // benchRouter is examples/tables/shop.json's kind of table: a handful of routes, one named with meta.
 func benchRouter(b *testing.B) *Router {

@@ -22,9 +22,13 @@ import (
 
 // TableProblem is one problem of a route table document: where it is and why it is refused.
 type TableProblem struct {
-	Pointer string `json:"pointer"` // a JSON pointer (RFC 6901) to the value at fault, "/routes/3/pattern"; "" for the document
-	Code    Status `json:"code"`    // the status the problem alone would give: StatusPattern, StatusConflict, StatusRegex, StatusLimit, StatusTable
-	Reason  string `json:"reason"`  // "malformed pattern 'shop://a//b' at byte 9: empty segment ('//' in a pattern)"
+	// Pointer is a JSON pointer (RFC 6901) to the value at fault, "/routes/3/pattern"; "" for the document.
+	Pointer string `json:"pointer"`
+	// Code is the status the problem alone would give: StatusPattern, StatusConflict, StatusRegex, StatusLimit or
+	// StatusTable.
+	Code Status `json:"code"`
+	// Reason is the library's words: "malformed pattern 'shop://a//b' at byte 9: empty segment ('//' in a pattern)".
+	Reason string `json:"reason"`
 }
 
 // String is the problem as the library's message writes it: "pointer: reason".
