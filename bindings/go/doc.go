@@ -14,8 +14,13 @@
 // errors.Is(err, ErrConflict) holds for every conflict. No match is not an error: Resolve returns (nil, nil).
 //
 // A Router may be used from any number of goroutines at once, registration included (the header's promise).
-// Close frees it; a finalizer frees a Router that was never closed. A Match is a plain Go value: the C match is
-// copied out and freed at once.
+// Close frees it; a finalizer frees a Router that was never closed. A Match is a plain Go value copied out of the C
+// match through its getters; the library's JSON of the match (Match.JSON, Match.NestedParams) is made on first use,
+// and the C match is kept until then (freed as soon as the JSON is made, or by a finalizer).
+//
+// Route tables (docs/TABLES.md) are the library's too: NewRouterFromFile, LoadJSON and LoadFile (replace or merge,
+// all or nothing; a refused document is an *Error with Code StatusTable and its Problems), CheckJSON, ToJSON,
+// BuildURL (reverse routing by route name) and Explain.
 //
 // Building: cgo finds the header in the source tree's Include/ and the library in its build/lib (after `make`),
 // with an rpath to it. For an installed library, set CGO_CFLAGS and CGO_LDFLAGS (pkg-config --cflags --libs

@@ -15,8 +15,12 @@ type Error struct {
 	Message string // the library's text (lr_errstr's when the library gave no detail)
 	// Index is the position of the refused item for AddMany and AddRewrites, -1 otherwise.
 	Index int
-	// Offset is the byte offset the message names ("at byte 8") for pattern, template and regex errors, else -1.
+	// Offset is the byte offset the message names ("at byte 8") for pattern, template and regex errors, else -1
+	// (also for table errors, whose Problems each name their own).
 	Offset int
+	// Problems are a route table's problems, for a StatusTable error (LoadJSON, LoadFile, NewRouterFromFile, ...):
+	// one per line of Message, in order. Nil for every other error.
+	Problems []TableProblem
 }
 
 // Error gives the message with the package's prefix.
@@ -65,7 +69,8 @@ func lastError(rc C.int) *Error {
 
 func newError(code Status, message string) *Error {
 	e := &Error{Code: code, Message: message, Index: -1, Offset: -1}
-	if m := offsetInMessage.FindStringSubmatch(message); m != nil {
+	// A table error's message lists many problems, each with its own offsets: it has Problems instead.
+	if m := offsetInMessage.FindStringSubmatch(message); m != nil && code != StatusTable {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			e.Offset = n
 		}

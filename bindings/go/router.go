@@ -100,8 +100,10 @@ func (r *Router) Add(pattern, target string) error {
 	return r.AddRoute(pattern, target, "", "")
 }
 
-// AddRoute adds a route that also carries a name and metadata (free text, JSON by convention), both returned
-// with its matches. An empty name or metadata means none (lr_router_add_route's NULL).
+// AddRoute adds a route that also carries a name (unique in the router: BuildURL finds the route by it) and
+// metadata, a JSON object whose values are strings ({"transition":"push"}): the route's meta, which its matches
+// report (Match.Meta, Match.Metadata). An empty name or metadata means none (lr_router_add_route's NULL).
+// ErrConflict for a name another route has; ErrInvalid for metadata that is not such an object.
 func (r *Router) AddRoute(pattern, target, name, metadata string) error {
 	argumentNames := [...]string{"pattern", "target", "name", "metadata"}
 	strs, err := cStrings([]string{pattern, target, name, metadata}, func(i int) string { return argumentNames[i] })
@@ -230,24 +232,15 @@ func (r *Router) ResolveWith(url string, extra ...Param) (*Match, error) {
 	}
 	defer freeCStrings(cValues)
 
-	var match *Match
-	var copyErr error
-	_, err = r.call(func(h *C.lr_router) C.int {
-		var m *C.lr_match
-		rc := C.lr_router_resolve_with(h, u, firstOf(cNames), firstOf(cValues), C.size_t(len(extra)), &m)
-		if rc == C.LR_OK {
-			match, copyErr = copyMatch(m)
-			C.lr_match_free(m)
-		}
-		return rc
+	var m *C.lr_match
+	rc, err := r.call(func(h *C.lr_router) C.int {
+		return C.lr_router_resolve_with(h, u, firstOf(cNames), firstOf(cValues), C.size_t(len(extra)), &m)
 	})
-	if err == nil {
-		err = copyErr
-	}
-	if err != nil {
+	if err != nil || rc != int(StatusOK) {
 		return nil, err
 	}
-	return match, nil
+	// The getters need neither the router nor this thread: the match is read after the call.
+	return newMatch(m)
 }
 
 // SetLimit sets a limit for the calls made after it: ErrMisuse for an unknown limit or a value out of its range

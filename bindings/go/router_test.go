@@ -34,8 +34,9 @@ func TestMatchReportsEveryPart(t *testing.T) {
 	if !reflect.DeepEqual(m.Query, []Param{{"x", "A"}}) {
 		t.Errorf("query %v", m.Query)
 	}
-	if !strings.Contains(m.JSON, `"meta":{"auth":"true"}`) || !strings.HasPrefix(m.JSON, `{"target":"Product"`) {
-		t.Errorf("JSON %s", m.JSON)
+	text, err := m.JSON()
+	if err != nil || !strings.Contains(text, `"meta":{"auth":"true"}`) || !strings.HasPrefix(text, `{"target":"Product"`) {
+		t.Errorf("JSON %s (%v)", text, err)
 	}
 }
 
@@ -303,6 +304,14 @@ func TestClosedAndNilRouters(t *testing.T) {
 		_, calls["Count"] = router.Count()
 		_, _, calls["Rewrite"] = router.Rewrite("a")
 		_, calls["Limit"] = router.Limit(LimitURLLength)
+		calls["LoadJSON"] = router.LoadJSON(`{"version":1}`, true)
+		calls["LoadFile"] = router.LoadFile("x.json", false)
+		_, calls["CheckJSON"] = router.CheckJSON(`{"version":1}`, true)
+		_, calls["CheckFile"] = router.CheckFile("x.json", true)
+		_, calls["ToJSON"] = router.ToJSON()
+		_, calls["BuildURL"] = router.BuildURL("x")
+		_, calls["Explain"] = router.Explain("app://x")
+		_, calls["ExplainText"] = router.ExplainText("app://x")
 		for name, err := range calls {
 			if !errors.Is(err, ErrMisuse) {
 				t.Errorf("%s on a closed or nil router: %v, want ErrMisuse", name, err)

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  *
  * <p>No match is not an error: {@link Router#resolve} returns an empty Optional.
  */
-public final class LinkRouterException extends RuntimeException {
+public class LinkRouterException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /** Success. */
@@ -30,7 +30,7 @@ public final class LinkRouterException extends RuntimeException {
     public static final int ELIMIT = -6;
     /** The route or rule to remove does not exist. */
     public static final int ENOTFOUND = -7;
-    /** A malformed route table file. */
+    /** A malformed route table document: a {@link TableException}, with its problems. */
     public static final int ETABLE = -8;
     /** A file could not be read or written. */
     public static final int EIO = -9;
@@ -53,7 +53,8 @@ public final class LinkRouterException extends RuntimeException {
         super(message);
         this.code = code;
         this.index = index;
-        this.offset = find(OFFSET, message);
+        // A table error's message lists many problems, each with its own offsets: it has problems() instead.
+        this.offset = code == ETABLE ? -1 : find(OFFSET, message);
     }
 
     private static int find(Pattern pattern, String message) {
@@ -78,7 +79,10 @@ public final class LinkRouterException extends RuntimeException {
         return index;
     }
 
-    /** The byte offset the message names ("at byte 8") for pattern, template and regex errors, else -1. */
+    /**
+     * The byte offset the message names ("at byte 8") for pattern, template and regex errors, else -1 (also for
+     * table errors, whose problems each name their own).
+     */
     public int offset() {
         return offset;
     }

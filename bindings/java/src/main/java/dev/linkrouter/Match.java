@@ -2,6 +2,8 @@ package dev.linkrouter;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -9,10 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The result of {@link Router#resolve}, copied out of the library's lr_match (which is freed at once): immutable,
- * it outlives its router and may be shared between threads.
+ * The result of {@link Router#resolve}: its fields are copied out of the library's lr_match through the getters;
+ * immutable, it outlives its router and may be shared between threads. The library's JSON of the match
+ * ({@link #json()}, {@link #nestedParams()}) is made on first use from the lr_match, which the Match keeps until then
+ * (freed as soon as the JSON is made, or by a Cleaner when the Match is dropped without asking).
  */
 public final class Match {
     private final String target;
@@ -26,9 +31,38 @@ public final class Match {
     private final String fragment;
     private final String name;
     private final String metadata;
+    private final Map<String, String> meta;
+    private final List<String> requires;
+    private final long routeId;
     private final Map<String, String> params;
     private final List<Param> query;
-    private final String json;
+
+    /** The lr_match, held for the JSON view until it is made; the Cleaner's action. */
+    private static final class Held implements Runnable {
+        private volatile Pointer pointer;
+
+        Held(Pointer pointer) {
+            this.pointer = pointer;
+            LIVE_NATIVE.incrementAndGet();
+        }
+
+        @Override
+        public void run() { // once: by json(), or by the Cleaner once the Match is unreachable
+            Pointer p = pointer;
+            pointer = null;
+            if (p != null) {
+                Native.lr_match_free(p);
+                LIVE_NATIVE.decrementAndGet();
+            }
+        }
+    }
+
+    /** The lr_matches Match objects hold (read by the tests: it comes back down once matches are collected). */
+    static final AtomicLong LIVE_NATIVE = new AtomicLong();
+
+    private final Held held;
+    private final Cleaner.Cleanable cleanable;
+    private String json; // guarded by this
 
     private Match(Pointer m) {
         target = Native.string(Native.lr_match_target(m));
@@ -42,6 +76,7 @@ public final class Match {
         fragment = Native.string(Native.lr_match_fragment(m));
         name = Native.string(Native.lr_match_name(m));
         metadata = Native.string(Native.lr_match_metadata(m));
+        routeId = Integer.toUnsignedLong(Native.lr_match_route_id(m));
 
         Map<String, String> merged = new LinkedHashMap<>();
         long count = Native.lr_match_param_count(m);
@@ -55,20 +90,30 @@ public final class Match {
             pairs.add(new Param(orEmpty(Native.lr_match_query_name(m, i)), orEmpty(Native.lr_match_query_value(m, i))));
         }
         query = Collections.unmodifiableList(pairs);
-
-        try (Memory out = new Memory(8)) {
-            out.clear();
-            Native.check(Native.lr_match_to_json(m, out));
-            json = Native.take(out.getPointer(0));
+        Map<String, String> keyValues = new LinkedHashMap<>();
+        count = Native.lr_match_meta_count(m);
+        for (long i = 0; i < count; i++) {
+            keyValues.put(orEmpty(Native.lr_match_meta_name(m, i)), orEmpty(Native.lr_match_meta_value(m, i)));
         }
+        meta = Collections.unmodifiableMap(keyValues);
+        List<String> guards = new ArrayList<>();
+        count = Native.lr_match_requires_count(m);
+        for (long i = 0; i < count; i++) {
+            guards.add(orEmpty(Native.lr_match_requires(m, i)));
+        }
+        requires = Collections.unmodifiableList(guards);
+
+        held = new Held(m);
+        cleanable = Native.CLEANER.register(this, held);
     }
 
-    /** Copies m and frees it, whatever happens. Called on the thread that resolved (errors are per thread). */
+    /** A Match owning m (for its JSON view); m is freed here when reading its fields fails. */
     static Match take(Pointer m) {
         try {
             return new Match(m);
-        } finally {
+        } catch (RuntimeException | Error e) {
             Native.lr_match_free(m);
+            throw e;
         }
     }
 
@@ -123,14 +168,32 @@ public final class Match {
         return fragment;
     }
 
-    /** The route's name ({@link Router#addRoute}), empty when it has none. */
+    /** The route's name ({@link Router#addRoute}, a table's "name"), empty when it has none. */
     public Optional<String> name() {
         return Optional.ofNullable(name);
     }
 
-    /** The route's metadata ({@link Router#addRoute}), empty when it has none. */
+    /**
+     * The route's meta as one JSON object with sorted keys (lr_match_metadata), empty when it has none;
+     * {@link #meta()} is the same as a map.
+     */
     public Optional<String> metadata() {
         return Optional.ofNullable(metadata);
+    }
+
+    /** The route's meta (string key/values), sorted by key; empty when it has none. */
+    public Map<String, String> meta() {
+        return meta;
+    }
+
+    /** The guards the route requires, in the order they run; empty when none. */
+    public List<String> requires() {
+        return requires;
+    }
+
+    /** The route's id: its insertion number in its router, never reused (a uint32). */
+    public long routeId() {
+        return routeId;
     }
 
     /**
@@ -152,8 +215,21 @@ public final class Match {
         return query;
     }
 
-    /** The match as lr_match_to_json writes it; its "params" nests bracket keys. */
-    public String json() {
+    /**
+     * The match as lr_match_to_json writes it, made on first use (the same bytes for every language); its "params"
+     * nests bracket keys.
+     */
+    public synchronized String json() {
+        if (json == null) {
+            try (Memory out = new Memory(8)) {
+                out.clear();
+                Native.check(Native.lr_match_to_json(held.pointer, out));
+                json = Native.take(out.getPointer(0));
+            } finally {
+                Reference.reachabilityFence(this); // the Cleaner may not free the lr_match during the call
+            }
+            cleanable.clean();
+        }
         return json;
     }
 
@@ -164,22 +240,24 @@ public final class Match {
      */
     @SuppressWarnings("unchecked")
     public Map<String, Object> nestedParams() {
-        Object doc = Json.parse(json);
+        String text = json();
+        Object doc = Json.parse(text);
         if (!(doc instanceof Map)) {
-            throw new IllegalStateException("lr_match_to_json gave no object: " + json);
+            throw new IllegalStateException("lr_match_to_json gave no object: " + text);
         }
         Object nested = ((Map<String, Object>) doc).get("params");
         return nested instanceof Map ? (Map<String, Object>) nested : Map.of();
     }
 
+    /** Matches are equal when the library writes the same JSON of them. */
     @Override
     public boolean equals(Object other) {
-        return other instanceof Match m && json.equals(m.json);
+        return other instanceof Match m && json().equals(m.json());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(json);
+        return Objects.hash(json());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.linkrouter;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import java.io.File;
+import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,9 @@ import java.util.List;
 final class Native {
     /** LR_VERSION_NUMBER of the header this binding follows (MAJOR*10000 + MINOR*100 + PATCH): 0.1.0. */
     static final int HEADER_VERSION = 100;
+
+    /** Frees what routers and matches hold in native memory once nothing can reach them (one thread for both). */
+    static final Cleaner CLEANER = Cleaner.create();
 
     /** The path of the library loaded, or null when none loaded (then LOAD_FAILURE says why). */
     static final String LIBRARY_PATH;
@@ -136,6 +140,12 @@ final class Native {
     static native Pointer lr_match_fragment(Pointer m);
     static native Pointer lr_match_name(Pointer m);
     static native Pointer lr_match_metadata(Pointer m);
+    static native int lr_match_route_id(Pointer m); // a uint32_t: read with Integer.toUnsignedLong
+    static native long lr_match_meta_count(Pointer m);
+    static native Pointer lr_match_meta_name(Pointer m, long i);
+    static native Pointer lr_match_meta_value(Pointer m, long i);
+    static native long lr_match_requires_count(Pointer m);
+    static native Pointer lr_match_requires(Pointer m, long i);
     static native long lr_match_param_count(Pointer m);
     static native Pointer lr_match_param_name(Pointer m, long i);
     static native Pointer lr_match_param_value(Pointer m, long i);
@@ -155,6 +165,22 @@ final class Native {
     static native int lr_router_rewrite(Pointer r, Pointer url, Pointer out);
     static native void lr_string_free(Pointer s);
 
+    // Route tables. Documents go in as (pointer, length); reports, exports, URLs and explanations come back through
+    // a char ** cell and are freed with lr_string_free.
+    static native int lr_router_load_json(Pointer r, Pointer text, long len, int flags);
+    static native int lr_router_load_file(Pointer r, Pointer path, int flags);
+    static native int lr_router_check_json(Pointer r, Pointer text, long len, int flags, Pointer report);
+    static native int lr_router_check_file(Pointer r, Pointer path, int flags, Pointer report);
+    static native int lr_router_to_json(Pointer r, Pointer out);
+    static native int lr_router_build_url(Pointer r, Pointer name, Pointer names, Pointer values, long count,
+                                          Pointer out);
+    static native int lr_router_explain(Pointer r, Pointer url, Pointer out);
+    static native int lr_router_explain_text(Pointer r, Pointer url, Pointer out);
+
+    /** LR_LOAD_REPLACE and LR_LOAD_MERGE. */
+    static final int LOAD_REPLACE = 0;
+    static final int LOAD_MERGE = 1;
+
     /** A borrowed C string as a Java string; null for NULL. */
     static String string(Pointer p) {
         return p == null ? null : p.getString(0, "UTF-8");
@@ -162,7 +188,7 @@ final class Native {
 
     /**
      * A string the library allocated for the caller (a char ** out-parameter), copied and freed with lr_string_free.
-     * Rewrite and the match's JSON use it, as will every function that returns text.
+     * Rewrites, the match's JSON, table exports and reports, built URLs and explanations use it.
      */
     static String take(Pointer p) {
         try {
@@ -172,11 +198,17 @@ final class Native {
         }
     }
 
-    /** The exception for a negative status just returned on this thread, with lr_last_error()'s message. */
+    /**
+     * The exception for a negative status just returned on this thread, with lr_last_error()'s message: a
+     * {@link TableException} for ETABLE.
+     */
     static LinkRouterException error(int code) {
         String message = string(lr_last_error());
         if (message == null || message.isEmpty()) {
             message = string(lr_errstr(code));
+        }
+        if (code == LinkRouterException.ETABLE) {
+            return new TableException(message, List.of());
         }
         return new LinkRouterException(code, message);
     }

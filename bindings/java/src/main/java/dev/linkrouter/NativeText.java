@@ -32,6 +32,29 @@ final class NativeText implements AutoCloseable {
         return block;
     }
 
+    /**
+     * The UTF-8 bytes of {@code s} for a (pointer, length) argument, no NUL added: null for "" (the length is then 0).
+     * Refused as {@link #string} refuses; null is EMISUSE (the library would read NULL and 0 as an empty text).
+     */
+    Memory bytes(String what, String s) {
+        if (s == null) {
+            throw new LinkRouterException(LinkRouterException.EMISUSE, what + " is null");
+        }
+        byte[] bytes = utf8(what, s);
+        if (bytes.length == 0) {
+            return null;
+        }
+        Memory block = new Memory(bytes.length);
+        block.write(0, bytes, 0, bytes.length);
+        blocks.add(block);
+        return block;
+    }
+
+    /** The length of what {@link #bytes} gave. */
+    static long length(Memory bytes) {
+        return bytes == null ? 0 : bytes.size();
+    }
+
     /** A C array of C strings ({@code const char *const *}); NULL for an empty list. */
     Pointer array(List<String> items, java.util.function.IntFunction<String> name) {
         if (items.isEmpty()) {

@@ -4,6 +4,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,14 +25,17 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * }
  * }</pre>
  *
+ * <p>A whole table -- routes with names, guards and meta, and rewrite rules -- loads from one JSON document
+ * (docs/TABLES.md): {@link #fromFile}, {@link #loadJson} (a refused document is a {@link TableException} listing
+ * its problems), {@link #checkJson}, {@link #toJson}, {@link #buildUrl} (reverse routing by route name) and
+ * {@link #explain}.
+ *
  * <p>Every method may be called from any number of threads at once, registration included: lookups never wait for
  * a change and see the table before or after it, never a mix. {@link #close()} frees the router once the calls in
  * flight are done; a {@link Cleaner} frees one that was never closed. Errors are {@link LinkRouterException}s with
  * the library's code and message; a closed router gives EMISUSE.
  */
 public final class Router implements AutoCloseable {
-    private static final Cleaner CLEANER = Cleaner.create();
-
     /** The native handle, apart from the Router so that the Cleaner can free it without reaching the Router. */
     private static final class Handle implements Runnable {
         private Pointer pointer;
@@ -73,7 +77,7 @@ public final class Router implements AutoCloseable {
             created = out.getPointer(0);
         }
         handle = new Handle(created);
-        cleanable = CLEANER.register(this, handle);
+        cleanable = Native.CLEANER.register(this, handle);
     }
 
     /** lr_version_number() of the library loaded. */
@@ -123,7 +127,12 @@ public final class Router implements AutoCloseable {
         addRoute(pattern, target, null, null);
     }
 
-    /** Adds a route that also carries a name and metadata (free text, JSON by convention); either may be null. */
+    /**
+     * Adds a route that also carries a name (unique in the router: {@link #buildUrl} finds the route by it) and
+     * metadata, a JSON object whose values are strings ({@code {"transition":"push"}}): the route's meta, which its
+     * matches report ({@link Match#meta()}). Either may be null. ECONFLICT for a name another route has; EINVAL for
+     * metadata that is not such an object.
+     */
     public void addRoute(String pattern, String target, String name, String metadata) {
         call((r, text) -> Native.check(Native.lr_router_add_route(r, text.string("pattern", pattern),
             text.string("target", target), text.string("name", name), text.string("metadata", metadata))));
@@ -292,6 +301,179 @@ public final class Router implements AutoCloseable {
             }
             return Optional.of(Native.take(out.getPointer(0)));
         });
+    }
+
+    // -- Route tables ------------------------------------------------------------------------------------------
+
+    /** A router holding the route table document {@code text}: {@link TableException} when it has problems. */
+    public static Router fromJson(String text) {
+        Router router = new Router();
+        try {
+            router.loadJson(text, true);
+        } catch (RuntimeException e) {
+            router.close();
+            throw e;
+        }
+        return router;
+    }
+
+    /** A router holding the route table file at {@code path}: {@link TableException}, or EIO when it cannot be read. */
+    public static Router fromFile(String path) {
+        Router router = new Router();
+        try {
+            router.loadFile(path, true);
+        } catch (RuntimeException e) {
+            router.close();
+            throw e;
+        }
+        return router;
+    }
+
+    /** {@link #fromFile(String)} for a Path. */
+    public static Router fromFile(Path path) {
+        return fromFile(path.toString());
+    }
+
+    private static int loadFlags(boolean replace) {
+        return replace ? Native.LOAD_REPLACE : Native.LOAD_MERGE;
+    }
+
+    /**
+     * Loads the route table document {@code text}, all or nothing: with {@code replace}, its routes and rules replace
+     * the router's; without, they are added (merge: a conflict with an existing route is a problem, a rule whose
+     * regex exists gets the new target in place). Limits stay. A document with problems changes nothing and throws
+     * {@link TableException} listing each (pointer, code, reason); EINVAL for text with a NUL character or a lone
+     * surrogate, ELIMIT over 256 MiB. A resolve on another thread sees the old table or the new one, whole.
+     */
+    public void loadJson(String text, boolean replace) {
+        try {
+            call((r, t) -> {
+                Memory bytes = t.bytes("text", text);
+                return Native.check(Native.lr_router_load_json(r, bytes, NativeText.length(bytes), loadFlags(replace)));
+            });
+        } catch (TableException e) {
+            throw withProblems(e, () -> checkJson(text, replace));
+        }
+    }
+
+    /** {@link #loadJson} with the content of the file at {@code path}; also EIO when it cannot be read. */
+    public void loadFile(String path, boolean replace) {
+        try {
+            call((r, t) -> Native.check(Native.lr_router_load_file(r, t.string("path", path), loadFlags(replace))));
+        } catch (TableException e) {
+            throw withProblems(e, () -> checkFile(path, replace));
+        }
+    }
+
+    /** {@link #loadFile(String, boolean)} for a Path. */
+    public void loadFile(Path path, boolean replace) {
+        loadFile(path.toString(), replace);
+    }
+
+    /**
+     * The load's exception with structured problems: the same document checked again lists them in the same order
+     * and form (see {@link TableException#problems()}).
+     */
+    private static TableException withProblems(TableException e, java.util.function.Supplier<TableReport> check) {
+        List<TableProblem> checked;
+        try {
+            checked = check.get().problems();
+        } catch (LinkRouterException again) { // the file went away, say: the lines alone
+            checked = List.of();
+        }
+        return new TableException(e.getMessage(), checked);
+    }
+
+    /**
+     * Judges the document {@code text} as {@link #loadJson} would load it into this router, changing nothing. An
+     * invalid document is a report ({@code valid()} false), not an exception; EINVAL and ELIMIT as loadJson.
+     */
+    public TableReport checkJson(String text, boolean replace) {
+        return call((r, t) -> {
+            Memory bytes = t.bytes("text", text);
+            Memory out = t.cell();
+            return report(Native.lr_router_check_json(r, bytes, NativeText.length(bytes), loadFlags(replace), out), out);
+        });
+    }
+
+    /** {@link #checkJson} on the file at {@code path}; EIO when it cannot be read. */
+    public TableReport checkFile(String path, boolean replace) {
+        return call((r, t) -> {
+            Memory out = t.cell();
+            return report(Native.lr_router_check_file(r, t.string("path", path), loadFlags(replace), out), out);
+        });
+    }
+
+    /** A check's report, which comes with LR_OK and with LR_ETABLE alike. */
+    private static TableReport report(int rc, Memory out) {
+        Pointer text = out.getPointer(0);
+        if (text == null) {
+            Native.check(rc);
+            throw new LinkRouterException(LinkRouterException.EMISUSE, "the library wrote no check report");
+        }
+        return TableReport.parse(Native.take(text));
+    }
+
+    /** Runs a function that writes a string for the caller, and takes it. */
+    @FunctionalInterface
+    private interface TextCall {
+        int run(Pointer router, NativeText text, Memory out);
+    }
+
+    private String text(TextCall body) {
+        return call((r, t) -> {
+            Memory out = t.cell();
+            int rc = body.run(r, t, out);
+            Pointer text = out.getPointer(0);
+            String taken = text == null ? null : Native.take(text);
+            Native.check(rc);
+            return taken;
+        });
+    }
+
+    /**
+     * The router's table as a document: routes in the order added, then the rewrite rules; keys in a fixed order,
+     * meta keys sorted, two-space indentation, a final newline. Loading it gives the same table, and exporting that
+     * gives the same bytes.
+     */
+    public String toJson() {
+        return text((r, t, out) -> Native.lr_router_to_json(r, out));
+    }
+
+    /**
+     * Builds the URL of the route called {@code name} (reverse routing). Each key of {@code params} names one of the
+     * pattern's parameters (":id" is "id", "*path" is "path") or, when it starts with "?", a query parameter ("?tab"
+     * appends tab=..., in the map's iteration order: use a LinkedHashMap). Values are percent-encoded for their
+     * place, so the URL resolves back to the same route and values. ENOTFOUND when no route has that name; EINVAL
+     * for a missing, unknown or empty parameter (the message says which); ELIMIT past the URL length limit.
+     */
+    public String buildUrl(String name, Map<String, String> params) {
+        List<String> names = new ArrayList<>(params.size());
+        List<String> values = new ArrayList<>(params.size());
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            names.add(e.getKey());
+            values.add(e.getValue());
+        }
+        return text((r, t, out) -> Native.lr_router_build_url(r, t.string("name", name),
+            t.array(names, i -> "parameter " + i + ": name"), t.array(values, i -> "parameter " + i + ": value"),
+            names.size(), out));
+    }
+
+    /**
+     * Explains what {@link #resolve} does with {@code url}: the rewrite rules tried, the match sequence, the candidate
+     * routes and why each did or did not match, the winner and its parameters. A URL resolve refuses is an
+     * Explanation whose {@link Explanation#error()} says why, not an exception. Slow: for debugging and tools.
+     */
+    public Explanation explain(String url) {
+        return Explanation.parse(text((r, t, out) -> Native.lr_router_explain(r, t.string("url", url), out)));
+    }
+
+    /**
+     * {@link #explain} as text for people, one fact per line ("url", "rewrite", "sequence", "result", the candidates,
+     * "params", "requires", "meta"), as {@code linkrouter explain} prints it.
+     */
+    public String explainText(String url) {
+        return text((r, t, out) -> Native.lr_router_explain_text(r, t.string("url", url), out));
     }
 
     /**

@@ -204,7 +204,10 @@ class RouterTest {
             () -> r.addRewrite("a", "b"), () -> r.setLimit(Limit.URL_LENGTH, 10), r::clearRewrites,
             () -> r.addMany(List.of(new Route("app://z", "Z"))), () -> r.resolve("app://x"),
             () -> r.canRoute("app://x"), r::count, () -> r.rewrite("a"), () -> r.getLimit(Limit.URL_LENGTH),
-            () -> r.removeRewrite("a"), () -> r.addRewrites(List.of(new RewriteRule("a", "b"))));
+            () -> r.removeRewrite("a"), () -> r.addRewrites(List.of(new RewriteRule("a", "b"))),
+            () -> r.loadJson("{\"version\":1}", true), () -> r.loadFile("x.json", false),
+            () -> r.checkJson("{\"version\":1}", true), () -> r.checkFile("x.json", true), r::toJson,
+            () -> r.buildUrl("x", Map.of()), () -> r.explain("app://x"), () -> r.explainText("app://x"));
         for (Executable call : calls) {
             assertEquals(LinkRouterException.EMISUSE, assertThrows(LinkRouterException.class, call).code());
         }
