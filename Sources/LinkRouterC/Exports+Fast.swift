@@ -19,7 +19,11 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
             guard let res else { throw RouterError(.misuse, "\(f): res is NULL") }
             res.pointee = lr_result()
             let url = try bytes(url, length: urlLength, "url", f)
-            guard paramsCap >= 0, scratchCap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
+            // A capacity is refused when no array of that size fits in memory (PTRDIFF_MAX bytes); below that it is
+            // the caller's word, and only what the lookup needs is written.
+            guard paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride, scratchCap >= 0 else {
+                throw RouterError(.misuse, "\(f): capacity out of range")
+            }
             let pairs = try paramPairs(params, f)
             var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
                                     capacity: scratchCap)

@@ -110,10 +110,11 @@ public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: Unsaf
 public func lr_router_set_limit(_ r: Handle?, _ limit: Int32, _ value: UInt) -> Int32 {
     guarded { () throws(RouterError) in
         let router = try router(r, "lr_router_set_limit")
-        guard value <= UInt(Int32.max) else {
+        // Each limit's own range decides (Limits.ranges); a value beyond Int cannot be in any of them.
+        guard let value = Int(exactly: value) else {
             throw RouterError(.misuse, "lr_router_set_limit: value \(value) is out of range")
         }
-        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, Int(value)) }
+        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, value) }
         return 0
     }
 }

@@ -23,4 +23,49 @@ public struct Limits: Sendable, Equatable {
     public init() {}
 
     public static let `default` = Limits()
+
+    // MARK: Ranges
+
+    /// The values each limit may be set to. Every size a lookup computes is bounded by these maxima (a URL of at
+    /// most 1 GiB, 2^20 segments, 2^24 query pairs), and every recursion by `maxNestingDepth`'s.
+    package static var ranges: [(name: String, path: WritableKeyPath<Limits, Int>, range: ClosedRange<Int>)] { [
+        ("maxURLLength", \.maxURLLength, 1...(1 << 30)),
+        ("maxSegments", \.maxSegments, 1...(1 << 20)),
+        ("maxParams", \.maxParams, 1...maxParamsCeiling),
+        ("maxNestingDepth", \.maxNestingDepth, 0...(1 << 16)),
+        ("regexMatchLimit", \.regexMatchLimit, 1...Int(UInt32.max)),
+        ("regexDepthLimit", \.regexDepthLimit, 1...Int(UInt32.max)),
+        ("regexStartLimit", \.regexStartLimit, 0...(1 << 30)),
+    ] }
+
+    /// The largest value `maxParams` may be set to: no lookup returns more query pairs.
+    package static var maxParamsCeiling: Int { 1 << 24 }
+
+    /// Throws `.misuse` naming the first limit out of its range.
+    package func checkRanges() throws(RouterError) {
+        for (name, path, range) in Limits.ranges where !range.contains(self[keyPath: path]) {
+            throw .misuse("limit \(name) = \(self[keyPath: path]) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+    }
+
+    // MARK: What a route may store
+
+    /// Longest pattern, target, name or metadata a route may have, in bytes (64 MiB). Fixed, not a setting: it
+    /// keeps every length and offset of a stored route far inside 32 bits.
+    public static let maxRouteText = 1 << 26
+    /// Most parameters (`:name` and `*name`) in one pattern. Fixed: the table stores the count in 16 bits.
+    public static let maxRouteParams = 65_535
+
+    /// Throws `.limit` when one of the route's strings is longer than `maxRouteText`. Called before the route
+    /// is parsed or stored, so nothing is sized from a string that is refused.
+    package static func checkStorable(_ route: RouteSpec) throws(RouterError) {
+        func check(_ what: String, _ text: String?) throws(RouterError) {
+            guard let count = text?.utf8.count, count > maxRouteText else { return }
+            throw .limit("route \(what) of \(count) bytes is longer than maxRouteText (\(maxRouteText) bytes)")
+        }
+        try check("pattern", route.pattern)
+        try check("target", route.target)
+        try check("name", route.name)
+        try check("metadata", route.metadata)
+    }
 }
