@@ -21,19 +21,25 @@ public func lr_router_free(_ r: Handle?) {
 
 @c(lr_router_add)
 public func lr_router_add(_ r: Handle?, _ pattern: CString?, _ target: CString?) -> Int32 {
-    lr_router_add_route(r, pattern, target, nil, nil)
+    guarded { () throws(RouterError) in try addRoute(r, pattern, target, nil, nil, "lr_router_add") }
 }
 
 @c(lr_router_add_route)
 public func lr_router_add_route(_ r: Handle?, _ pattern: CString?, _ target: CString?, _ name: CString?,
                                 _ metadata: CString?) -> Int32 {
-    guarded { () throws(RouterError) in
-        let f: StaticString = "lr_router_add"
-        let router = try router(r, f)
-        try router.add(text(pattern, "pattern", f), target: text(target, "target", f),
-                       name: optionalText(name, "name", f), metadata: optionalText(metadata, "metadata", f))
-        return 0
-    }
+    guarded { () throws(RouterError) in try addRoute(r, pattern, target, name, metadata, "lr_router_add_route") }
+}
+
+/// lr_router_add and lr_router_add_route, each reporting under its own name. A string longer than a route may
+/// store is refused before it is copied.
+private func addRoute(_ r: Handle?, _ pattern: CString?, _ target: CString?, _ name: CString?, _ metadata: CString?,
+                      _ f: StaticString) throws(RouterError) -> Int32 {
+    let router = try router(r, f)
+    let limit = Limits.maxRouteText
+    try router.add(text(pattern, "pattern", f, maxLength: limit), target: text(target, "target", f, maxLength: limit),
+                   name: optionalText(name, "name", f, maxLength: limit),
+                   metadata: optionalText(metadata, "metadata", f, maxLength: limit))
+    return 0
 }
 
 @c(lr_router_add_many)
@@ -42,7 +48,8 @@ public func lr_router_add_many(_ r: Handle?, _ patterns: UnsafePointer<CString?>
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add_many"
         let router = try router(r, f)
-        try bulk(patterns, targets, n, failedIndex, f, item: "route", names: ("patterns", "targets")) { ps, ts throws(RouterError) in
+        try bulk(patterns, targets, n, failedIndex, f, item: "route", names: ("patterns", "targets"),
+                 maxLength: Limits.maxRouteText) { ps, ts throws(RouterError) in
             try router.add(zip(ps, ts).map { RouteSpec($0, target: $1) })
         }
         return 0

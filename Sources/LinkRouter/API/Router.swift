@@ -83,6 +83,7 @@ public final class Router: Sendable {
             let table = try state.table.updating { store throws(RouterError) in
                 for (i, route) in routes.enumerated() {
                     do throws(RouterError) {
+                        try Limits.checkStorable(route)
                         try store.insert(route, Pattern.parse(route.pattern, limits: state.limits))
                     } catch {
                         throw routes.count == 1 ? error
