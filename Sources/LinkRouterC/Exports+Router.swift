@@ -93,15 +93,20 @@ public func lr_router_can_route(_ r: Handle?, _ url: CString?) -> Int32 {
 
 @c(lr_router_resolve)
 public func lr_router_resolve(_ r: Handle?, _ url: CString?, _ out: MatchOut?) -> Int32 {
-    lr_router_resolve_with(r, url, nil, nil, 0, out)
+    resolve(r, url, nil, nil, 0, out, "lr_router_resolve")
 }
 
 @c(lr_router_resolve_with)
 public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CString?>?,
                                    _ values: UnsafePointer<CString?>?, _ n: UInt, _ out: MatchOut?) -> Int32 {
+    resolve(r, url, names, values, n, out, "lr_router_resolve_with")
+}
+
+/// lr_router_resolve and lr_router_resolve_with, each reporting under its own name.
+private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CString?>?, _ values: UnsafePointer<CString?>?,
+                     _ n: UInt, _ out: MatchOut?, _ f: StaticString) -> Int32 {
     out?.pointee = nil
     return guarded { () throws(RouterError) in
-        let f: StaticString = "lr_router_resolve"
         let router = try router(r, f)
         guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
         let url = try bytes(url, "url", f)
