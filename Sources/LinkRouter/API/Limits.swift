@@ -8,7 +8,7 @@ public struct Limits: Sendable, Equatable {
     public var maxSegments: Int = 1_024
     /// Most query pairs in a URL.
     public var maxParams: Int = 1_024
-    /// Deepest bracket nesting in a query key (`a[b][c]` is 2); deeper keys stay flat, as written.
+    /// Deepest bracket nesting in a query key (`a[b][c]` is 2); deeper keys stay flat, as written. At most 256.
     public var maxNestingDepth: Int = 32
     /// PCRE2 match limit for a rewrite regex (backtracking steps per URL and rule).
     public var regexMatchLimit: Int = 10_000
@@ -32,11 +32,16 @@ public struct Limits: Sendable, Equatable {
         ("maxURLLength", \.maxURLLength, 1...(1 << 30)),
         ("maxSegments", \.maxSegments, 1...(1 << 20)),
         ("maxParams", \.maxParams, 1...maxParamsCeiling),
-        ("maxNestingDepth", \.maxNestingDepth, 0...(1 << 16)),
+        ("maxNestingDepth", \.maxNestingDepth, 0...maxNestingCeiling),
         ("regexMatchLimit", \.regexMatchLimit, 1...Int(UInt32.max)),
         ("regexDepthLimit", \.regexDepthLimit, 1...Int(UInt32.max)),
         ("regexStartLimit", \.regexStartLimit, 0...(1 << 30)),
     ] }
+
+    /// The largest value `maxNestingDepth` may be set to. The nested view is a tree, and building, writing (JSON)
+    /// and freeing it take a few stack frames per level: 256 levels stay far inside a secondary thread's 512 KiB
+    /// stack, even under ASan (Tests/C/test_extremes.c checks on such a thread; 2,000 levels overflowed it).
+    package static var maxNestingCeiling: Int { 256 }
 
     /// The largest value `maxParams` may be set to: no lookup returns more query pairs.
     package static var maxParamsCeiling: Int { 1 << 24 }

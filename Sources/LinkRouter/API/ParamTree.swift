@@ -84,21 +84,23 @@ struct ParamTree {
         assign(root, [base] + path, value)
     }
 
-    /// Stores `value` under `path` inside `node`: "" appends, a name sets (the last write wins).
+    /// Stores `value` under `path` inside `node`: "" appends, a name sets (the last write wins). A loop, one
+    /// level per step (the depth is at most maxNestingDepth + 1).
     private func assign(_ node: Node, _ path: ArraySlice<String>, _ value: String) {
-        guard let step = path.first else { return }
-        let rest = path.dropFirst()
-        let child: Node
-        if let next = rest.first {
-            if !step.isEmpty, let existing = node.children[step], existing.isContainer, !node.isList {
-                child = existing
-            } else {
-                child = Node(next.isEmpty ? .list : .object)
-                place(child, in: node, at: step)
+        var node = node, path = path
+        while let step = path.first {
+            path = path.dropFirst()
+            guard let next = path.first else {
+                place(Node(.string(value)), in: node, at: step)
+                return
             }
-            assign(child, rest, value)
-        } else {
-            place(Node(.string(value)), in: node, at: step)
+            if !step.isEmpty, let existing = node.children[step], existing.isContainer, !node.isList {
+                node = existing
+            } else {
+                let child = Node(next.isEmpty ? .list : .object)
+                place(child, in: node, at: step)
+                node = child
+            }
         }
     }
 

@@ -59,7 +59,7 @@ extension RouterState {
               memory.pairCapacity >= (query ? pairCount : 0), let values = memory.values else {
             return .needsMemory(scratch: scratchNeeded, values: table.maxParams + 1, pairs: pairCount)
         }
-        guard let blob = table.match(routed, &memory.parts, scratch: &memory.scratch, values: values) else {
+        guard let blob = try table.match(routed, &memory.parts, scratch: &memory.scratch, values: values) else {
             return memory.scratch.overflowed ? .needsMemory(scratch: memory.scratch.count + 64, values: table.maxParams + 1,
                                                            pairs: pairCount) : .noMatch
         }
