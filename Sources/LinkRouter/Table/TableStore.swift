@@ -79,8 +79,10 @@ struct TableStore {
         var path: [UInt8] = []
         for (i, segment) in pattern.segments.enumerated() {
             guard case .literal(let bytes) = segment else { return nil }
-            let refused: [UInt8] = i == 0 ? [ASCII.slash, ASCII.percent, ASCII.colon, ASCII.at] : [ASCII.slash, ASCII.percent]
-            if bytes.contains(where: refused.contains) { return nil }
+            let host = i == 0
+            for b in bytes where b == ASCII.slash || b == ASCII.percent || (host && (b == ASCII.colon || b == ASCII.at)) {
+                return nil
+            }
             if i > 0 {
                 path.append(ASCII.slash)
                 path += bytes
