@@ -22,6 +22,8 @@ public final class Router: Sendable {
     private let published: Locked<(state: RouterState, generation: UInt64)>
     /// A copy of the current generation, read without the lock by every lookup.
     private let generation = Atomic<UInt64>(0)
+    /// Owns the snapshots threads have cached of this router, so that they go when the router goes.
+    package let snapshotHolder = SnapshotHolder()
     /// Serializes changes: each one reads the current snapshot, builds the next and publishes it. (It counts
     /// the changes, which nothing reads: a `Locked<Void>` trips a ThreadSanitizer false positive.)
     private let writer = Locked<Int>(0)
@@ -29,6 +31,10 @@ public final class Router: Sendable {
     public init(limits: Limits = .default) {
         id = Router.nextID.add(1, ordering: .relaxed).newValue
         published = Locked((RouterState(table: .empty, rewrites: .empty, limits: limits), 0))
+    }
+
+    deinit {
+        snapshotHolder.close()  // every thread's cached snapshot goes now, not when the thread ends
     }
 
     // MARK: Snapshots
@@ -42,7 +48,7 @@ public final class Router: Sendable {
                 return state._withUnsafeGuaranteedRef(body)
             }
             let (state, current) = published.withLock { ($0.state, $0.generation) }
-            thread.store(router: id, generation: current, state: state)
+            thread.store(router: id, generation: current, state: state, holder: snapshotHolder)
             return body(state)
         }
     }
@@ -196,6 +202,11 @@ public final class Router: Sendable {
         }
         var copy = url
         try copy.withUTF8 { match(ByteSpan(start: $0.baseAddress, count: $0.count), body) }.get()
+    }
+
+    /// `withMatch` on UTF-8 bytes (validated here; the length is checked before anything is sized from it).
+    package func withMatch(bytes url: ByteSpan, _ body: (MatchView) -> Void) throws(RouterError) {
+        try match(url, body).get()
     }
 
     private func match(_ span: ByteSpan, _ body: (MatchView) -> Void) -> Result<Void, RouterError> {
