@@ -64,6 +64,27 @@ final class BadInputTests: XCTestCase {
         }
     }
 
+    // MARK: Status texts
+
+    /// lr_errstr's texts live with the codes, in the core: every code has its own, and any other status one text.
+    func testEveryStatusHasItsText() {
+        let texts: [(Int32, String)] = [
+            (0, "ok"), (1, "no match"),
+            (-1, "misuse (NULL handle or argument, or an argument out of range)"),
+            (-2, "invalid URL or text (not an absolute URL, or not UTF-8)"), (-3, "malformed pattern or template"),
+            (-4, "conflicting route"), (-5, "invalid regex"), (-6, "limit exceeded"), (-7, "not found"),
+            (-8, "malformed route table"), (-9, "I/O error"), (-10, "out of memory"),
+            (-11, "unknown status code"), (2, "unknown status code"), (Int32.min, "unknown status code"),
+        ]
+        for (status, text) in texts {
+            XCTAssertEqual(RouterError.Code.text(ofStatus: status).description, text, "status \(status)")
+        }
+        XCTAssertEqual(RouterError.Code.allCases.count, 10)
+        for code in RouterError.Code.allCases {
+            XCTAssertEqual(RouterError.Code.text(ofStatus: code.rawValue).description, code.text.description)
+        }
+    }
+
     // MARK: Invalid UTF-8 (only reachable through bytes: a Swift String is always valid)
 
     static let invalidUTF8: [(String, [UInt8])] = [
