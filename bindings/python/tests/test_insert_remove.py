@@ -177,9 +177,20 @@ def test_limits_are_configurable(router):
     assert router.get_limit(linkrouter.Limit.URL_LENGTH) == 65536
 
 
+def test_limit_enum_is_the_headers():
+    # Every LR_LIMIT_* of Include/linkrouter.h, with its value, and nothing else (REGEX_START was missing).
+    import os
+    import re
+    header = os.path.join(os.path.dirname(__file__), "..", "..", "..", "Include", "linkrouter.h")
+    with open(header, encoding="utf-8") as f:
+        declared = {m.group(1): int(m.group(2)) for m in re.finditer(r"\bLR_LIMIT_(\w+)\s*=\s*(\d+)", f.read())}
+    assert len(declared) == 7
+    assert {m.name: int(m) for m in linkrouter.Limit} == declared
+
+
 def test_limit_defaults_and_names(router):
     defaults = {"URL_LENGTH": 65536, "SEGMENTS": 1024, "PARAMS": 1024, "NESTING": 32, "REGEX_MATCH": 10000,
-                "REGEX_DEPTH": 1000}
+                "REGEX_DEPTH": 1000, "REGEX_START": 1024}
     for name, value in defaults.items():
         assert router.get_limit(name) == value
         assert router.get_limit(linkrouter.Limit[name]) == value
