@@ -38,9 +38,10 @@ public struct Limits: Sendable, Equatable {
         ("regexStartLimit", \.regexStartLimit, 0...(1 << 30)),
     ] }
 
-    /// The largest value `maxNestingDepth` may be set to. The nested view is a tree, and building, writing (JSON)
-    /// and freeing it take a few stack frames per level: 256 levels stay far inside a secondary thread's 512 KiB
-    /// stack, even under ASan (Tests/C/test_extremes.c checks on such a thread; 2,000 levels overflowed it).
+    /// The largest value `maxNestingDepth` may be set to. The query tree is built, read, written as JSON and freed
+    /// with loops, but the `ParamValue` it produces is a nested enum whose copy, comparison and destruction recurse,
+    /// a few frames per level: 256 levels stay far inside a secondary thread's 512 KiB stack, even in a debug build
+    /// under ASan (they fit in 128 KiB there; ExtremesTests and Tests/C/test_extremes.c check on such a thread).
     package static var maxNestingCeiling: Int { 256 }
 
     /// The largest value `maxParams` may be set to: no lookup returns more query pairs.
