@@ -125,7 +125,8 @@ int lr_router_add(lr_router *r, const char *pattern, const char *target);
    lr_router_build_url finds the route by it.
    `metadata` is a JSON object whose values are strings, e.g. {"transition":"push","class":"UserViewController"}:
    the route's meta, which lr_match_metadata returns as one JSON object with sorted keys. Codes as lr_router_add,
-   and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice). */
+   and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice).
+   Each string is at most 64 MiB. */
 int lr_router_add_route(lr_router *r, const char *pattern, const char *target, const char *name, const char *metadata);
 
 /* Adds `count` routes at once, all or none: if one is refused, the table is left exactly as it was, the code is
@@ -154,6 +155,7 @@ int lr_router_can_route(lr_router *r, const char *url);
  *   LR_EINVAL    not an absolute URL (no "scheme:"), or not UTF-8; *out = NULL
  *   LR_ELIMIT    longer than LR_LIMIT_URL_LENGTH, more than LR_LIMIT_SEGMENTS segments or LR_LIMIT_PARAMS query
  *                pairs, or a rewrite regex hit its match or depth limit; *out = NULL
+ *   LR_ENOMEM    memory could not be allocated (only with limits raised far above their defaults); *out = NULL
  *   LR_EMISUSE   r, url or out is NULL */
 int lr_router_resolve(lr_router *r, const char *url, lr_match **out);
 
@@ -164,26 +166,30 @@ int lr_router_resolve_with(lr_router *r, const char *url, const char *const *nam
 
 /* ------------------------------------------------------------------------------------------------------------
  * Limits: every call works in bounded time and memory. Each limit applies to calls made after it is set.
+ * Memory a lookup takes is bounded by the limits, never by a length the caller passes; at their maxima (the
+ * ranges below) a lookup still neither traps nor overflows a thread's stack (512 KiB suffices).
  * ------------------------------------------------------------------------------------------------------------ */
 
-enum lr_limit {
-    LR_LIMIT_URL_LENGTH  = 1,  /* longest URL (and rewritten URL), bytes;                default 65536 */
-    LR_LIMIT_SEGMENTS    = 2,  /* most path segments, host included, in a URL or pattern; default 1024  */
-    LR_LIMIT_PARAMS      = 3,  /* most query pairs in a URL;                             default 1024  */
+enum lr_limit {                /* what it bounds;                                 default; range       */
+    LR_LIMIT_URL_LENGTH  = 1,  /* longest URL (and rewritten URL), bytes;           65536; 1 .. 2^30    */
+    LR_LIMIT_SEGMENTS    = 2,  /* most path segments, host included, in a URL or pattern;
+                                                                                   1024; 1 .. 2^20     */
+    LR_LIMIT_PARAMS      = 3,  /* most query pairs in a URL;                        1024; 1 .. 2^24     */
     LR_LIMIT_NESTING     = 4,  /* deepest bracket key (a[b][c] is 2) still nested in the JSON view;
-                                  deeper keys stay flat, as written;                     default 32    */
-    LR_LIMIT_REGEX_MATCH = 5,  /* PCRE2 match limit of a rewrite regex, per start offset; default 10000 */
+                                  deeper keys stay flat, as written;                  32; 0 .. 256      */
+    LR_LIMIT_REGEX_MATCH = 5,  /* PCRE2 match limit of a rewrite regex, per start offset;
+                                                                                  10000; 1 .. 2^32-1   */
     LR_LIMIT_REGEX_DEPTH = 6,  /* PCRE2 depth limit of a rewrite regex (interpreter only: PCRE2's JIT
-                                  is bounded by a 1 MiB JIT stack per thread instead);  default 1000  */
+                                  is bounded by a 1 MiB JIT stack per thread instead); 1000; 1 .. 2^32-1 */
     LR_LIMIT_REGEX_START = 7,  /* a rewrite regex is tried at start offsets up to this byte only, so a
-                                  search costs at most START x MATCH steps;             default 1024  */
-    LR_LIMIT_PENDING     = 8,  /* most deferred opens one guard's queue holds; an open deferred when
-                                  its queue is full fails with LR_ELIMIT;               default 64    */
-    LR_LIMIT_REPLY_TIMEOUT_MS = 9  /* how long lr_router_open waits for a handler's reply when the
-                                  caller sets no timeout, milliseconds;                 default 10000 */
+                                  search costs at most START x MATCH steps;         1024; 0 .. 2^30     */
+    LR_LIMIT_PENDING     = 8,  /* most deferred opens one guard's queue holds; an open deferred when its
+                                  queue is full fails with LR_ELIMIT;               64; 0 .. 2^20       */
+    LR_LIMIT_REPLY_TIMEOUT_MS = 9  /* how long lr_router_open waits for a handler's reply when the caller
+                                  sets no timeout, milliseconds;                    10000; 1 .. 2^31-1  */
 };
 
-/* Sets a limit. LR_OK, or LR_EMISUSE for an unknown limit or a value out of its range (e.g. a zero length). */
+/* Sets a limit. LR_OK, or LR_EMISUSE for an unknown limit or a value out of its range (above). */
 int lr_router_set_limit(lr_router *r, int limit, size_t value);
 
 /* Reads a limit into *out. LR_OK or LR_EMISUSE. */
@@ -267,7 +273,7 @@ void lr_match_free(lr_match *m);
  *
  * Values point into `url` when nothing needed decoding, else into `scratch`: keep both alive while using them.
  * target and pattern are borrowed from the router's table and stay valid until this thread's next call into the
- * library (any function), whatever other threads change meanwhile.
+ * library (any function), whatever other threads change meanwhile, or until the router is freed.
  * ------------------------------------------------------------------------------------------------------------ */
 
 /* A name and a value, as pointer and length; not NUL-terminated. */
@@ -303,13 +309,14 @@ typedef struct lr_result {
  *   LR_NOMATCH   no route matches
  *   LR_ELIMIT    either a limit was hit (as lr_router_resolve), or params_cap or scratch_cap was too small:
  *                then res->needed_params and res->needed_scratch say what suffices; call again
- *   LR_EINVAL, LR_EMISUSE as lr_router_resolve (res may not be NULL; params and scratch may be NULL with
- *                a zero capacity) */
+ *   LR_EINVAL, LR_ENOMEM, LR_EMISUSE as lr_router_resolve (res may not be NULL; params and scratch may be NULL
+ *                with a zero capacity; a length or capacity of more than PTRDIFF_MAX bytes is LR_EMISUSE) */
 int lr_router_resolve_into(lr_router *r, const char *url, size_t url_len, lr_result *res,
                            lr_param_ref *params, size_t params_cap, char *scratch, size_t scratch_cap);
 
 /* The value of parameter `name` in a result, with the precedence of lr_router_resolve (path, then the last
-   query pair of that name); its length in *value_len (when not NULL). NULL when absent. */
+   query pair of that name); its length in *value_len (when not NULL). NULL when absent, and NULL (with
+   lr_last_error saying why) when res holds counts no lookup writes, e.g. path_param_count > param_count. */
 const char *lr_result_get(const lr_result *res, const lr_param_ref *params, const char *name, size_t *value_len);
 
 /* Resolves url[0 .. url_len) into one packed buffer, for bindings that read a byte buffer faster than structures

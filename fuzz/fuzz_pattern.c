@@ -201,6 +201,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lr_match_free(m);
     if (rc == LR_OK) FUZZ_CHECK(lr_router_remove(r, pattern) == LR_OK, "remove after the URL");
     check_base(r, "at the end");
+
+    /* 4. Extremes: the pattern with every limit at its maximum (a short pattern is never refused for a limit
+       then), the second line as a name and metadata, and the URL through the resolve paths of that router. */
+    static const struct { int limit; size_t max; } maxima[] = {
+        {LR_LIMIT_URL_LENGTH, (size_t)1 << 30}, {LR_LIMIT_SEGMENTS, (size_t)1 << 20}, {LR_LIMIT_PARAMS, (size_t)1 << 24},
+        {LR_LIMIT_NESTING, 256},
+    };
+    for (size_t i = 0; i < sizeof maxima / sizeof maxima[0]; i++)
+        FUZZ_CHECK(lr_router_set_limit(r, maxima[i].limit, maxima[i].max) == LR_OK, "limit %d at its maximum",
+                   maxima[i].limit);
+    rc = lr_router_add_route(r, pattern, "Maxed", other, other);
+    FUZZ_CHECK(rc == LR_OK || rc == LR_EPATTERN || rc == LR_ECONFLICT || rc == LR_EINVAL,
+               "lr_router_add_route with the limits at their maxima returned %d", rc);
+    m = NULL;
+    urc = lr_router_resolve(r, url, &m);
+    FUZZ_CHECK(urc == LR_OK || urc == LR_NOMATCH || urc == LR_EINVAL, "resolve with the limits at their maxima: %d", urc);
+    if (urc == LR_OK) {
+        char *json = NULL;
+        FUZZ_CHECK(lr_match_to_json(m, &json) == LR_OK && fuzz_valid_json_object(json), "JSON");
+        lr_string_free(json);
+    }
+    lr_match_free(m);
     lr_router_free(r);
     for (size_t i = 0; i < pieces; i++) free(piece[i]);
     long long dt = fuzz_now_ns() - t0;

@@ -14,10 +14,17 @@
  *   - errors come with a readable lr_last_error; no call takes more than a second.
  * The router's limits are set low so that every limit is reachable by short inputs, and it has rewrite rules
  * (one catastrophic) so that rewritten URLs, which live in scratch, are checked too.
+ *
+ * Extremes (issue 14): every input also goes through the length-taking entry points with lengths it does not have
+ * -- 2^31, 2^32, 2^60, 2^62 and the URL limit + 1 must give LR_ELIMIT, 2^63 and SIZE_MAX LR_EMISUSE -- over its
+ * exact-size buffer, so a length used before it is checked is an ASan report (or the trap or abort it used to be);
+ * and through a second router with every limit at its maximum (the same routes; the rules but the catastrophic
+ * one, which at a match limit of 2^32 - 1 would take as long as asked), whose entry points must agree.
  */
 #include "fuzz_common.h"
 
 static lr_router *router;
+static lr_router *maxed; /* every LR_LIMIT_* at the largest value it accepts */
 
 static const char *const routes[][2] = {
     {"app://user/:id", "User"},
@@ -73,7 +80,84 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         lr_router_set_limit(router, LR_LIMIT_REGEX_MATCH, 5000) != LR_OK ||
         lr_router_set_limit(router, LR_LIMIT_REGEX_DEPTH, 200) != LR_OK)
         abort();
+    if (lr_router_new(&maxed) != LR_OK) abort();
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (lr_router_add(maxed, routes[i][0], routes[i][1]) != LR_OK) abort();
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (strncmp(rules[i][0], "^evil://", 8) != 0 && lr_router_add_rewrite(maxed, rules[i][0], rules[i][1]) != LR_OK)
+            abort();
+    static const struct { int limit; size_t max; } maxima[] = {
+        {LR_LIMIT_URL_LENGTH, (size_t)1 << 30}, {LR_LIMIT_SEGMENTS, (size_t)1 << 20}, {LR_LIMIT_PARAMS, (size_t)1 << 24},
+        {LR_LIMIT_NESTING, 256}, {LR_LIMIT_REGEX_MATCH, 0xFFFFFFFFu}, {LR_LIMIT_REGEX_DEPTH, 0xFFFFFFFFu},
+        {LR_LIMIT_REGEX_START, (size_t)1 << 30},
+    };
+    for (size_t i = 0; i < sizeof maxima / sizeof maxima[0]; i++)
+        if (lr_router_set_limit(maxed, maxima[i].limit, maxima[i].max) != LR_OK ||
+            lr_router_set_limit(maxed, maxima[i].limit, maxima[i].max + 1) != LR_EMISUSE) {
+            fprintf(stderr, "fuzz_resolve: limit %d does not stop at %zu: %s\n", maxima[i].limit, maxima[i].max,
+                    lr_last_error());
+            abort();
+        }
     return 0;
+}
+
+/* The length-taking lookups given lengths the URL does not have: refused by the length alone, before a byte past
+   the buffer is read or anything is sized from the length. */
+static void check_extreme_lengths(const char *url)
+{
+    static const struct { size_t length; int status; } lengths[] = {
+        {(size_t)1 << 31, LR_ELIMIT}, {(size_t)1 << 32, LR_ELIMIT}, {(size_t)1 << 60, LR_ELIMIT},
+        {(size_t)1 << 62, LR_ELIMIT}, {1025, LR_ELIMIT}, /* the fuzz router's URL limit is 1,024 */
+        {(size_t)1 << 63, LR_EMISUSE}, {SIZE_MAX, LR_EMISUSE},
+    };
+    lr_result res;
+    lr_param_ref params[4];
+    char scratch[64];
+    size_t needed = 0;
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        int rc = lr_router_resolve_into(router, url, lengths[i].length, &res, params, 4, scratch, sizeof scratch);
+        FUZZ_CHECK(rc == lengths[i].status, "resolve_into with length %zu: %d, expected %d", lengths[i].length, rc,
+                   lengths[i].status);
+        rc = lr_router_resolve_packed(router, url, lengths[i].length, scratch, sizeof scratch, &needed);
+        FUZZ_CHECK(rc == lengths[i].status, "resolve_packed with length %zu: %d, expected %d", lengths[i].length, rc,
+                   lengths[i].status);
+        if (lengths[i].length > 1025) { /* beyond the maxed router's limit too, except 1,025 */
+            rc = lr_router_resolve_packed(maxed, url, lengths[i].length, scratch, sizeof scratch, &needed);
+            FUZZ_CHECK(rc == lengths[i].status, "maxed resolve_packed with length %zu: %d", lengths[i].length, rc);
+        }
+    }
+}
+
+/* url[0..n) through the router whose limits are all at their maxima: documented codes, and its entry points
+   agree with each other (status, target, parameter count). */
+static void check_maxed(const char *cstr, const char *url, size_t n)
+{
+    lr_result res;
+    lr_param_ref params[64];
+    size_t scap = 8 * n + 4096;
+    char *scratch = malloc(scap);
+    FUZZ_CHECK(scratch, "out of memory");
+    int rc_into = lr_router_resolve_into(maxed, url, n, &res, params, 64, scratch, scap);
+    FUZZ_CHECK(rc_into == LR_OK || rc_into == LR_NOMATCH || rc_into == LR_EINVAL || rc_into == LR_ELIMIT,
+               "maxed resolve_into returned undocumented %d", rc_into);
+    if (rc_into == LR_ELIMIT) /* only for want of room: no input of 4 KiB reaches a limit at its maximum */
+        FUZZ_CHECK(res.needed_params > 64 || res.needed_scratch > scap, "maxed resolve_into hit a limit: %s",
+                   lr_last_error());
+    if (cstr) {
+        lr_match *m = NULL;
+        int rc = lr_router_resolve(maxed, cstr, &m);
+        FUZZ_CHECK(rc == rc_into || (rc_into == LR_ELIMIT && rc == LR_OK), "maxed resolve %d, resolve_into %d", rc,
+                   rc_into);
+        if (rc == LR_OK && rc_into == LR_OK) {
+            FUZZ_CHECK(strcmp(lr_match_target(m), res.target) == 0, "maxed targets %s and %s", lr_match_target(m),
+                       res.target);
+            char *json = NULL;
+            FUZZ_CHECK(lr_match_to_json(m, &json) == LR_OK && fuzz_valid_json_object(json), "maxed JSON");
+            lr_string_free(json);
+        }
+        lr_match_free(m);
+    }
+    free(scratch);
 }
 
 static int span_eq(const char *a, size_t an, const char *b, size_t bn)
@@ -313,12 +397,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(exact, "out of memory");
     memcpy(exact, data, clen);
     check_url(cstr, exact, clen, 1); /* the C string, through every entry point */
+    check_extreme_lengths(exact);
+    check_maxed(cstr, exact, clen);
     free(exact);
     if (clen != size) {               /* NUL bytes inside: the length-taking entry points */
         exact = malloc(size);
         FUZZ_CHECK(exact, "out of memory");
         memcpy(exact, data, size);
         check_url(NULL, exact, size, 0);
+        check_maxed(NULL, exact, size);
         free(exact);
     }
     free(cstr);

@@ -7,7 +7,8 @@
 #   make valgrind     memcheck over the C examples and C test drivers with the release .so: zero errors, no
 #                     definite or possible leaks (suppressions: valgrind/linkrouter.supp)
 #   make stress       Tests/C/test_stress.c, longer than in `make test`, STRESS_RUNS times
-#   make badinput     the bad-input suites: C (Tests/C/test_badinput.c), Swift (BadInputTests), Python
+#   make badinput     the bad-input suites: C (Tests/C/test_badinput.c, test_extremes.c), Swift (BadInputTests,
+#                     ExtremesTests), Python
 #   make reliability  all of the above
 #
 # Instrumented builds use their own SwiftPM scratch paths (.build-fuzz, .build-asan, .build-tsan), so they never
@@ -117,7 +118,7 @@ sanitize-c-asan: deps
 	    echo "== $$name (ASan)"; \
 	    $(REL_ENV) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	        LSAN_OPTIONS=suppressions=$(LSAN_SUPP):print_suppressions=0 \
-	        LR_TEST_TIME_SCALE=10 $(REL_OUT)/asan/$$name > $(REL_OUT)/asan/$$name.out 2>&1 \
+	        $(REL_OUT)/asan/$$name > $(REL_OUT)/asan/$$name.out 2>&1 \
 	        || { tail -60 $(REL_OUT)/asan/$$name.out; exit 1; }; \
 	    tail -1 $(REL_OUT)/asan/$$name.out; \
 	done
@@ -131,10 +132,10 @@ sanitize-c-tsan: deps
 	    $(REL_CLANG) -g -O1 -fsanitize=thread -fuse-ld=lld -D_POSIX_C_SOURCE=200809L -IInclude $$src -o $(REL_OUT)/tsan/$$name \
 	        -L.build-tsan/release -llinkrouter -Wl,-rpath,$(abspath .build-tsan/release) \
 	        -L$(REL_SWIFTLIB) -ldispatch -lBlocksRuntime -Wl,-rpath,$(REL_SWIFTLIB) -lpthread || exit 1; \
-	    runs=1; case $$name in test_stress|test_abi) runs=$(TSAN_RUNS);; esac; \
+	    runs=1; case $$name in test_stress|test_abi|test_memory) runs=$(TSAN_RUNS);; esac; \
 	    for i in $$(seq $$runs); do \
 	        echo "== $$name (TSan, run $$i of $$runs)"; \
-	        $(REL_ENV) TSAN_OPTIONS=halt_on_error=1:suppressions=$(TSAN_SUPP) LR_TEST_TIME_SCALE=20 LR_STRESS_SCALE=0.5 \
+	        $(REL_ENV) TSAN_OPTIONS=halt_on_error=1:suppressions=$(TSAN_SUPP) LR_STRESS_SCALE=0.5 \
 	            $(REL_OUT)/tsan/$$name > $(REL_OUT)/tsan/$$name.out 2>&1 \
 	            || { tail -60 $(REL_OUT)/tsan/$$name.out; exit 1; }; \
 	        tail -1 $(REL_OUT)/tsan/$$name.out; \
@@ -149,7 +150,7 @@ valgrind: lib examples $(C_TESTS)
 	@command -v $(VALGRIND) >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 1; }
 	@for x in $(EXAMPLES) $(C_TESTS); do \
 	    echo "== valgrind $$x"; \
-	    LR_TEST_TIME_SCALE=60 LR_STRESS_SCALE=0.05 $(VALGRIND) $(VALGRIND_OPTS) $$x > $(BUILD)/valgrind.out 2>&1 \
+	    LR_STRESS_SCALE=0.05 $(VALGRIND) $(VALGRIND_OPTS) $$x > $(BUILD)/valgrind.out 2>&1 \
 	        || { tail -80 $(BUILD)/valgrind.out; echo "valgrind: $$x FAILED"; exit 1; }; \
 	    tail -1 $(BUILD)/valgrind.out; \
 	done
@@ -162,9 +163,10 @@ stress: $(BUILD)/tests/test_stress
 	    LR_STRESS_SCALE=$(STRESS_SCALE) $(BUILD)/tests/test_stress || exit 1; \
 	done
 
-badinput: $(BUILD)/tests/test_badinput deps
+badinput: $(BUILD)/tests/test_badinput $(BUILD)/tests/test_extremes deps
 	$(BUILD)/tests/test_badinput
-	$(SWIFT) test --filter BadInputTests
+	$(BUILD)/tests/test_extremes
+	$(SWIFT) test --filter 'BadInputTests|ExtremesTests'
 	@if [ -f bindings/python/linkrouter/__init__.py ]; then \
 	    $(PYTHON) -m pytest --version >/dev/null 2>&1 || $(PYTHON) -m pip install -q pytest; \
 	    LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) $(PYTHON) -m pytest -q \

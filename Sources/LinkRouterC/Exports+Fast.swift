@@ -19,7 +19,11 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
             guard let res else { throw RouterError(.misuse, "\(f): res is NULL") }
             res.pointee = lr_result()
             let url = try bytes(url, length: urlLength, "url", f)
-            guard paramsCap >= 0, scratchCap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
+            // A capacity is refused when no array of that size fits in memory (PTRDIFF_MAX bytes); below that it is
+            // the caller's word, and only what the lookup needs is written.
+            guard paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride, scratchCap >= 0 else {
+                throw RouterError(.misuse, "\(f): capacity out of range")
+            }
             let pairs = try paramPairs(params, f)
             var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
                                     capacity: scratchCap)
@@ -48,18 +52,23 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
     }
 }
 
+/// `lr_result_get`: the caller's `lr_result` is checked, not trusted (it may be filled by hand, or stale): counts
+/// that no lookup can produce are refused with NULL and a misuse message. The precedence is `lookupParam`'s.
 @c(lr_result_get)
 public func lr_result_get(_ res: UnsafePointer<lr_result>?, _ params: UnsafePointer<lr_param_ref>?, _ name: CString?,
                           _ valueLength: UnsafeMutablePointer<Int>?) -> CString? {
+    let f: StaticString = "lr_result_get"
     guard let res, let params, let name else { return nil }
-    let key = name.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(name)) }
-    func matches(_ i: Int) -> Bool {
-        let p = params[i]
-        return p.name_len == key.count && memcmp(p.name, name, key.count) == 0
-    }
     let path = res.pointee.path_param_count, count = res.pointee.param_count
-    let found = (0..<path).first(where: matches) ?? (path..<count).reversed().first(where: matches)
-    guard let i = found else { return nil }
+    // What a lookup writes: at most maxRouteParams path parameters, then at most the largest maxParams pairs.
+    guard path >= 0, path <= count, path <= Limits.maxRouteParams, count - path <= Limits.maxParamsCeiling else {
+        noteMisuse("\(f): res holds path_param_count \(UInt(bitPattern: path)) and param_count \(UInt(bitPattern: count)), "
+            + "which no lookup writes")
+        return nil
+    }
+    guard let pairs = try? paramPairs(UnsafeMutablePointer(mutating: params), f) else { return nil }
+    let key = name.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(name)) }
+    guard let i = lookupParam(key, in: UnsafeBufferPointer(start: pairs, count: count), pathCount: path) else { return nil }
     valueLength?.pointee = params[i].value_len
     return params[i].value
 }

@@ -27,20 +27,27 @@ public func lr_router_free(_ r: Handle?) {
 
 @c(lr_router_add)
 public func lr_router_add(_ r: Handle?, _ pattern: CString?, _ target: CString?) -> Int32 {
-    lr_router_add_route(r, pattern, target, nil, nil)
+    guarded { () throws(RouterError) in try addRoute(r, pattern, target, nil, nil, "lr_router_add") }
 }
 
 @c(lr_router_add_route)
 public func lr_router_add_route(_ r: Handle?, _ pattern: CString?, _ target: CString?, _ name: CString?,
                                 _ metadata: CString?) -> Int32 {
-    guarded { () throws(RouterError) in
-        let f: StaticString = "lr_router_add"
-        let router = try router(r, f)
-        let meta = try optionalText(metadata, "metadata", f).map { json throws(RouterError) in try RouteSpec.meta(fromJSON: json) }
-        try router.add(text(pattern, "pattern", f), target: text(target, "target", f),
-                       name: optionalText(name, "name", f), meta: meta ?? [:])
-        return 0
+    guarded { () throws(RouterError) in try addRoute(r, pattern, target, name, metadata, "lr_router_add_route") }
+}
+
+/// lr_router_add and lr_router_add_route, each reporting under its own name. A string longer than a route may
+/// store is refused before it is copied.
+private func addRoute(_ r: Handle?, _ pattern: CString?, _ target: CString?, _ name: CString?, _ metadata: CString?,
+                      _ f: StaticString) throws(RouterError) -> Int32 {
+    let router = try router(r, f)
+    let limit = Limits.maxRouteText
+    let meta = try optionalText(metadata, "metadata", f, maxLength: limit).map { json throws(RouterError) in
+        try RouteSpec.meta(fromJSON: json)
     }
+    try router.add(text(pattern, "pattern", f, maxLength: limit), target: text(target, "target", f, maxLength: limit),
+                   name: optionalText(name, "name", f, maxLength: limit), meta: meta ?? [:])
+    return 0
 }
 
 @c(lr_router_add_many)
@@ -49,7 +56,8 @@ public func lr_router_add_many(_ r: Handle?, _ patterns: UnsafePointer<CString?>
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add_many"
         let router = try router(r, f)
-        try bulk(patterns, targets, n, failedIndex, f, item: "route", names: ("patterns", "targets")) { ps, ts throws(RouterError) in
+        try bulk(patterns, targets, n, failedIndex, f, item: "route", names: ("patterns", "targets"),
+                 maxLength: Limits.maxRouteText) { ps, ts throws(RouterError) in
             try router.add(zip(ps, ts).map { RouteSpec($0, target: $1) })
         }
         return 0
@@ -93,26 +101,20 @@ public func lr_router_can_route(_ r: Handle?, _ url: CString?) -> Int32 {
 
 @c(lr_router_resolve)
 public func lr_router_resolve(_ r: Handle?, _ url: CString?, _ out: MatchOut?) -> Int32 {
-    out?.pointee = nil
-    return guarded { () throws(RouterError) in
-        let f: StaticString = "lr_router_resolve"
-        guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
-        let url = try bytes(url, "url", f)
-        return try withRouter(r, f) { router throws(RouterError) in
-            guard let m = try router.resolveRecord(bytes: url, extras: UnsafeBufferPointer(start: nil, count: 0),
-                                                   allocate: { malloc($0) }) else { return 1 }
-            out.pointee = m
-            return 0
-        }
-    }
+    resolve(r, url, nil, nil, 0, out, "lr_router_resolve")
 }
 
 @c(lr_router_resolve_with)
 public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CString?>?,
                                    _ values: UnsafePointer<CString?>?, _ n: UInt, _ out: MatchOut?) -> Int32 {
+    resolve(r, url, names, values, n, out, "lr_router_resolve_with")
+}
+
+/// lr_router_resolve and lr_router_resolve_with, each reporting under its own name.
+private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CString?>?, _ values: UnsafePointer<CString?>?,
+                     _ n: UInt, _ out: MatchOut?, _ f: StaticString) -> Int32 {
     out?.pointee = nil
     return guarded { () throws(RouterError) in
-        let f: StaticString = "lr_router_resolve_with"
         guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
         let url = try bytes(url, "url", f)
         let n = try count(n, f)
@@ -130,10 +132,11 @@ public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: Unsaf
 public func lr_router_set_limit(_ r: Handle?, _ limit: Int32, _ value: UInt) -> Int32 {
     guarded { () throws(RouterError) in
         let router = try router(r, "lr_router_set_limit")
-        guard value <= UInt(Int32.max) else {
+        // Each limit's own range decides (Limits.ranges); a value beyond Int cannot be in any of them.
+        guard let value = Int(exactly: value) else {
             throw RouterError(.misuse, "lr_router_set_limit: value \(value) is out of range")
         }
-        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, Int(value)) }
+        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, value) }
         return 0
     }
 }

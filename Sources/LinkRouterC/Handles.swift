@@ -90,23 +90,28 @@ func paramPairs(_ params: UnsafeMutablePointer<lr_param_ref>?, _ function: Stati
     return UnsafeMutableRawPointer(params).assumingMemoryBound(to: QueryPair.self)
 }
 
-/// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL.
-func text(_ s: CString?, _ what: StaticString, _ function: StaticString) throws(RouterError) -> String {
+/// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL, and a string longer than
+/// `maxLength` is LR_ELIMIT, refused before it is copied.
+func text(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError) -> String {
     let span = try bytes(s, what, function)
+    guard span.count <= maxLength else {
+        throw RouterError(.limit, "\(function): \(what) of \(span.count) bytes is longer than \(maxLength) bytes")
+    }
     guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): \(what) is not valid UTF-8") }
     return span.string
 }
 
 /// An optional C string argument (NULL allowed).
-func optionalText(_ s: CString?, _ what: StaticString, _ function: StaticString) throws(RouterError) -> String? {
+func optionalText(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError)
+    -> String? {
     guard s != nil else { return nil }
-    return try text(s, what, function)
+    return try text(s, what, function, maxLength: maxLength)
 }
 
 /// `count` strings from a C array of pointers; a NULL array is misuse unless `count` is 0. A refused
 /// element is reported like any refused item of a bulk call: its index, and a message starting "<item> <i>:".
 func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString, _ function: StaticString,
-           item: StaticString) throws(RouterError) -> [String] {
+           item: StaticString, maxLength: Int = .max) throws(RouterError) -> [String] {
     guard count > 0 else { return [] }
     guard let array else { throw RouterError(.misuse, "\(function): \(what) is NULL") }
     var out: [String] = []
@@ -114,7 +119,7 @@ func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString
     for i in 0..<count {
         do throws(RouterError) {
             guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(what)[\(i)] is NULL") }
-            out.append(try text(array[i], what, function))
+            out.append(try text(array[i], what, function, maxLength: maxLength))
         } catch {
             throw RouterError(error.code, "\(item) \(i): \(error.message)", index: i)
         }
@@ -126,10 +131,12 @@ func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString
 /// index goes to `failedIndex` (when not NULL), whether it was refused here (NULL, not UTF-8) or by `add`.
 func bulk(_ first: UnsafePointer<CString?>?, _ second: UnsafePointer<CString?>?, _ n: UInt,
           _ failedIndex: UnsafeMutablePointer<UInt>?, _ function: StaticString, item: StaticString,
-          names: (StaticString, StaticString), _ add: ([String], [String]) throws(RouterError) -> Void) throws(RouterError) {
+          names: (StaticString, StaticString), maxLength: Int = .max,
+          _ add: ([String], [String]) throws(RouterError) -> Void) throws(RouterError) {
     let n = try count(n, function)
     do throws(RouterError) {
-        try add(try texts(first, n, names.0, function, item: item), try texts(second, n, names.1, function, item: item))
+        try add(try texts(first, n, names.0, function, item: item, maxLength: maxLength),
+                try texts(second, n, names.1, function, item: item, maxLength: maxLength))
     } catch {
         if let failedIndex, let i = error.index { failedIndex.pointee = UInt(i) }
         throw error

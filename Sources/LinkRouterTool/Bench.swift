@@ -71,6 +71,23 @@ enum RewriteBench {
         return runs.sorted()[runs.count / 2]
     }
 
+    /// Median ns of the rewrite engine alone on `urls` (index, regex, template into a buffer; no allocation).
+    static func engine(_ router: Router, _ urls: [String]) -> Double {
+        let limits = router.limits
+        return router.withRewriteRules { rules in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buf in
+                time(urls) { url in
+                    var url = url
+                    return url.withUTF8 { bytes in
+                        var out = ByteWriter(base: buf.baseAddress, capacity: buf.count)
+                        let span = ByteSpan(start: bytes.baseAddress, count: bytes.count)
+                        return (try? rules.rewrite(span, into: &out, limits: limits)) == true ? out.count : 0
+                    }
+                }
+            }
+        }
+    }
+
     static func run(rules count: Int) -> Int32 {
         let router = Router()
         do {
@@ -96,21 +113,20 @@ enum RewriteBench {
         }
         metric("rewrite_evaluations_per_url", Double(evaluated) / Double(fired.count + unfired.count), "regexes",
                "regexes evaluated per URL with \(count) rules, half the URLs rewritten, half not")
-        let limits = router.limits
-        let engineFired = router.withRewriteRules { rules in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buf in
-                time(fired) { url in
-                    var url = url
-                    return url.withUTF8 { bytes in
-                        var out = ByteWriter(base: buf.baseAddress, capacity: buf.count)
-                        let span = ByteSpan(start: bytes.baseAddress, count: bytes.count)
-                        return (try? rules.rewrite(span, into: &out, limits: limits)) == true ? out.count : 0
-                    }
-                }
-            }
-        }
-        metric("rewrite_fired_ns", engineFired, "ns",
+        metric("rewrite_fired_ns", engine(router, fired), "ns",
                "a fired rewrite with \(count) rules: the index, the regex and the template into a buffer, no allocation")
+        // One rule (FFRouter's example): the regex and the template alone, with nothing for the index to skip.
+        let one = Router()
+        guard (try? one.addRewrite("(?:https://)?www.amazon.com/search/(.*)",
+                                   target: "protocol://page/routerDetails?product=$1")) != nil,
+              (try? one.rewrite("https://www.amazon.com/search/x")) == "protocol://page/routerDetails?product=x" else {
+            Output.error("linkrouter bench: the one-rule table does not rewrite")
+            return 1
+        }
+        metric("rewrite_one_rule_fired_ns", engine(one, ["https://www.amazon.com/search/Atomic_bomb?ref=nav_1"]), "ns",
+               "a fired rewrite with 1 rule (FFRouter's amazon example), into a buffer")
+        metric("rewrite_one_rule_unfired_ns", engine(one, ["https://www.nowhere.example/some/path/that/matches/nothing?x=1"]),
+               "ns", "a rewrite with 1 rule that does not fire")
         metric("rewrite_fired_string_ns", time(fired) { (try? router.rewrite(bytes: $0))?.utf8.count ?? 0 }, "ns",
                "Router.rewrite of a URL a rule rewrites, with \(count) rules, the result returned as a new String")
         metric("rewrite_unfired_ns", time(unfired) { (try? router.rewrite(bytes: $0)) == nil ? 1 : 0 }, "ns",

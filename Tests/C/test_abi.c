@@ -43,8 +43,16 @@ static int failures;
 
 static void test_version_and_codes(void)
 {
+    /* The library loaded is the one this header describes; the header's three spellings of the version agree
+       (the string is written out separately, the number is computed: a typo in either shows here). */
     EXPECT_INT(lr_version_number(), LR_VERSION_NUMBER);
-    EXPECT_INT(LR_VERSION_NUMBER, LR_VERSION_MAJOR * 10000 + LR_VERSION_MINOR * 100 + LR_VERSION_PATCH);
+    char version[32];
+    snprintf(version, sizeof version, "%d.%d.%d", lr_version_number() / 10000, lr_version_number() / 100 % 100,
+             lr_version_number() % 100);
+    EXPECT_STR(version, LR_VERSION_STRING);
+    EXPECT_INT(lr_version_number() / 10000, LR_VERSION_MAJOR);
+    EXPECT_INT(lr_version_number() / 100 % 100, LR_VERSION_MINOR);
+    EXPECT_INT(lr_version_number() % 100, LR_VERSION_PATCH);
     /* The status codes are fixed forever. */
     static const struct { int code, value; } fixed[] = {
         {LR_OK, 0}, {LR_NOMATCH, 1}, {LR_EMISUSE, -1}, {LR_EINVAL, -2}, {LR_EPATTERN, -3}, {LR_ECONFLICT, -4},
@@ -65,6 +73,30 @@ static void test_version_and_codes(void)
             }
     }
     EXPECT_STR(lr_errstr(12345), "unknown status code");
+    /* The texts, which live with the codes in the core (RouterError.Code.text). */
+    static const struct { int code; const char *text; } texts[] = {
+        {LR_OK, "ok"},
+        {LR_NOMATCH, "no match"},
+        {LR_EMISUSE, "misuse (NULL handle or argument, or an argument out of range)"},
+        {LR_EINVAL, "invalid URL or text (not an absolute URL, or not UTF-8)"},
+        {LR_EPATTERN, "malformed pattern or template"},
+        {LR_ECONFLICT, "conflicting route"},
+        {LR_EREGEX, "invalid regex"},
+        {LR_ELIMIT, "limit exceeded"},
+        {LR_ENOTFOUND, "not found"},
+        {LR_ETABLE, "malformed route table"},
+        {LR_EIO, "I/O error"},
+        {LR_ENOMEM, "out of memory"},
+        {LR_DEFERRED, "deferred by a guard"},
+        {LR_EDENIED, "denied by a guard"},
+        {LR_ETIMEOUT, "timed out waiting for the handler's reply"},
+        {LR_EREPLIED, "reply already completed or unknown"},
+        {LR_EHANDLER, "handler failed"},
+        {-15, "unknown status code"},
+        {3, "unknown status code"},
+        {-2147483647 - 1, "unknown status code"},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) EXPECT_STR(lr_errstr(texts[i].code), texts[i].text);
     if (!lr_last_error()) { fprintf(stderr, "lr_last_error() is NULL\n"); failures++; }
 }
 

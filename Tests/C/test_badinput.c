@@ -9,8 +9,9 @@
  *   bulk adds  one bad route among 5,000 good ones (nothing added, the index reported), 5,000 bad ones
  *   limits     each LR_LIMIT_* default holds at its boundary, and setting each one takes effect
  *
- * Time: every row must finish within LR_ROW_BUDGET_MS (1 s); the environment variable LR_TEST_TIME_SCALE
- * multiplies it (the valgrind and sanitizer jobs set it). Regression rows for bugs found by the fuzzers come
+ * Work is bounded by counts, not clocks: each row must end with its status (a catastrophic regex with LR_ELIMIT, from
+ * PCRE2's step counts), and a wall-clock budget would only make the suite flaky on a loaded machine. Regression
+ * rows for bugs found by the fuzzers come
  * last; a row for a bug that is still open is marked OPEN_BUG and reported as XFAIL without failing the run --
  * and as XPASS, which fails it, once the bug is fixed, so that the mark gets removed.
  */
@@ -28,12 +29,9 @@
 #include "utf8_oracle.h"
 
 static int failures, xfails;
-static double time_scale = 1.0;
 static size_t max_message = 2048; /* the longest lr_last_error a row may give (see expect_readable_error) */
 static const char *open_bug; /* set while the rows of an open bug run: failures count as XFAIL */
 static int open_bug_failed;
-
-#define LR_ROW_BUDGET_MS 1000.0
 
 static void fail_at(int line, const char *fmt, const char *a, long long x, long long y)
 {
@@ -76,21 +74,16 @@ static __attribute__((unused)) void end_open_bug(void)
     open_bug = NULL;
 }
 
-static double now_ms(void)
+/* Under ASan, TSan or valgrind, whose own memory counts in RSS. */
+static int under_a_tool(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void expect_fast(double start, const char *what, int line)
-{
-    double ms = now_ms() - start;
-    if (ms > LR_ROW_BUDGET_MS * time_scale) {
-        fprintf(stderr, "%s%s%stest_badinput.c:%d: %s took %.0f ms (budget %.0f ms)\n", open_bug ? "  (open bug " : "",
-                open_bug ? open_bug : "", open_bug ? ") " : "", line, what, ms, LR_ROW_BUDGET_MS * time_scale);
-        if (open_bug) open_bug_failed = 1; else failures++;
-    }
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    return 1;
+#endif
+#endif
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "vgpreload") != NULL;
 }
 
 /* An error must come with a message a person can read: not empty, UTF-8, and not the whole hostile input
@@ -172,20 +165,18 @@ static void expect_unchanged(lr_router *r, const char *after, int line)
  * URLs
  * ------------------------------------------------------------------------------------------------------------ */
 
-enum { ANY_OUTCOME = 100 }; /* LR_OK or LR_NOMATCH: the URL is acceptable, whatever it routes to */
-
 struct url_row {
     const char *label;
     const char *url; /* NULL: built by `make` */
     size_t len;      /* 0: strlen */
-    int expect;      /* a status, or ANY_OUTCOME */
+    int expect;      /* the status */
     const char *target;
     const char *message; /* a word lr_last_error must contain */
 };
 
 static int outcome_ok(int rc, int expect)
 {
-    return expect == ANY_OUTCOME ? (rc == LR_OK || rc == LR_NOMATCH) : rc == expect;
+    return rc == expect;
 }
 
 /* Every lookup entry point on url[0..len): the expected code from each, within the budget. */
@@ -193,7 +184,6 @@ static void check_url(lr_router *r, const char *label, const char *url, size_t l
                       const char *message, int line)
 {
     int has_nul = memchr(url, 0, len) != NULL;
-    double start = now_ms();
     if (!has_nul) {
         lr_match *m = NULL;
         int rc = lr_router_resolve(r, url, &m);
@@ -263,7 +253,6 @@ static void check_url(lr_router *r, const char *label, const char *url, size_t l
     }
     free(params);
     free(scratch);
-    expect_fast(start, label, line);
 }
 
 static void test_urls(void)
@@ -278,9 +267,9 @@ static void test_urls(void)
         {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, NULL},
         {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, NULL},
         {"colon only", ":", 0, LR_EINVAL, NULL, NULL},
-        {"scheme only", "app:", 0, ANY_OUTCOME, NULL, NULL},
-        {"scheme and //", "app://", 0, ANY_OUTCOME, NULL, NULL},
-        {"slashes only", "app://////", 0, ANY_OUTCOME, NULL, NULL},
+        {"scheme only", "app:", 0, LR_OK, "AnyApp", NULL},
+        {"scheme and //", "app://", 0, LR_OK, "AnyApp", NULL},
+        {"slashes only", "app://////", 0, LR_OK, "AnyApp", NULL},
         /* Invalid UTF-8, each kind, in each part of the URL. */
         {"lone continuation", "app://user/\x80", 0, LR_EINVAL, NULL, "UTF-8"},
         {"overlong '/' (2 bytes)", "app://user/\xc0\xaf", 0, LR_EINVAL, NULL, NULL},
@@ -325,17 +314,17 @@ static void test_urls(void)
         {"escaped surrogate", "app://user/%ED%A0%80", 0, LR_OK, "User", NULL},
         {"escaped truncated", "app://user/%E4%BD", 0, LR_OK, "User", NULL},
         {"escaped NUL", "app://user/%00", 0, LR_OK, "User", NULL},
-        {"malformed in host", "app://us%er/1", 0, ANY_OUTCOME, NULL, NULL},
+        {"malformed in host", "app://us%er/1", 0, LR_OK, "AnyApp", NULL},
         {"malformed in query", "app://user/1?%=%&%%=%4&a%zz=b%", 0, LR_OK, "User", NULL},
         {"escaped slash", "app://user/a%2Fb", 0, LR_OK, "User", NULL},
         /* Odd authorities. */
         {"many @", "app://a@b@c@user/1", 0, LR_OK, "User", NULL},
-        {"unclosed [", "app://[::1/x", 0, ANY_OUTCOME, NULL, NULL},
-        {"unopened ]", "app://::1]/x", 0, ANY_OUTCOME, NULL, NULL},
+        {"unclosed [", "app://[::1/x", 0, LR_OK, "AnyApp", NULL},
+        {"unopened ]", "app://::1]/x", 0, LR_OK, "AnyApp", NULL},
         {"empty port", "app://user:/1", 0, LR_OK, "User", NULL},
         {"huge port", "app://user:99999999999999999999999999999/1", 0, LR_OK, "User", NULL},
-        {"port only", "app://:80/x", 0, ANY_OUTCOME, NULL, NULL},
-        {"userinfo only", "app://u:p@/x", 0, ANY_OUTCOME, NULL, NULL},
+        {"port only", "app://:80/x", 0, LR_OK, "AnyApp", NULL},
+        {"userinfo only", "app://u:p@/x", 0, LR_OK, "AnyApp", NULL},
         /* Control characters are data, not syntax. */
         {"CR LF", "app://user/1\r\nX-Injected: 1", 0, LR_OK, "User", NULL},
         {"tab and DEL", "app://user/\t\x7f", 0, LR_OK, "User", NULL},
@@ -373,7 +362,7 @@ static void test_urls(void)
         {"5,000 good escapes", repeat("app://files/", "%E4%BD%93", 5000, "/x"), LR_OK, NULL},
         {"1,000 '=' in a pair", repeat("app://user/1?a", "=", 1000, ""), LR_OK, NULL},
         {"1,000 '@' in the authority", repeat("app://", "@", 1000, "user/1"), LR_OK, NULL},
-        {"1,000 ':' in the authority", repeat("app://user", ":", 1000, "/1"), ANY_OUTCOME, NULL},
+        {"1,000 ':' in the authority", repeat("app://user", ":", 1000, "/1"), LR_OK, NULL}, /* host "user:::...": AnyApp */
     };
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         check_url(r, big[i].label, big[i].url, strlen(big[i].url), big[i].expect, NULL, big[i].message, __LINE__);
@@ -479,7 +468,6 @@ static void test_patterns(void)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const struct pattern_row *row = &rows[i];
-        double start = now_ms();
         int rc = lr_router_add(r, row->pattern, "Bad");
         if (rc != row->expect) {
             fprintf(stderr, "test_badinput.c:%d: add '%s' = %d, expected %d (%s)\n", __LINE__, row->pattern, rc,
@@ -500,7 +488,6 @@ static void test_patterns(void)
         if (rc == LR_OK) EXPECT_INT(lr_router_remove(r, row->pattern), LR_OK);
         /* Removing by a malformed pattern is refused the same way, and removes nothing. */
         if (rc == LR_EPATTERN || rc == LR_EINVAL) EXPECT_INT(lr_router_remove(r, row->pattern), rc);
-        expect_fast(start, row->pattern, __LINE__);
         expect_unchanged(r, row->pattern, __LINE__);
     }
 
@@ -525,7 +512,6 @@ static void test_patterns(void)
         big[1].label = "1,000 params";
     }
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
-        double start = now_ms();
         int rc = lr_router_add(r, big[i].pattern, "Big");
         if (rc != big[i].expect) {
             fprintf(stderr, "test_badinput.c:%d: [%s] add = %d, expected %d (%.200s)\n", __LINE__, big[i].label, rc,
@@ -536,7 +522,6 @@ static void test_patterns(void)
         if (rc == LR_OK) {
             EXPECT_INT(lr_router_remove(r, big[i].pattern), LR_OK);
         }
-        expect_fast(start, big[i].label, __LINE__);
         expect_unchanged(r, big[i].label, __LINE__);
         free(big[i].pattern);
     }
@@ -618,7 +603,6 @@ static void test_rewrite_errors(void)
         {"^a(b)", "$0$1\\$\\\\", LR_OK},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        double start = now_ms();
         int rc = lr_router_add_rewrite(r, rows[i].match, rows[i].target);
         if (rc != rows[i].expect) {
             fprintf(stderr, "test_badinput.c:%d: add_rewrite('%s', '%s') = %d, expected %d (%s)\n", __LINE__,
@@ -631,7 +615,6 @@ static void test_rewrite_errors(void)
                         "a regex or template error names its offset");
         if (rc == LR_OK) EXPECT_INT(lr_router_remove_rewrite(r, rows[i].match), LR_OK);
         else if (rc != LR_EINVAL) EXPECT_INT(lr_router_remove_rewrite(r, rows[i].match), LR_ENOTFOUND);
-        expect_fast(start, rows[i].match, __LINE__);
         expect_rules_unchanged(r, rows[i].match, __LINE__);
         expect_unchanged(r, rows[i].match, __LINE__);
     }
@@ -667,9 +650,7 @@ static void test_catastrophic_regexes(void)
     };
     for (size_t i = 0; i < sizeof regexes / sizeof regexes[0]; i++) {
         lr_router *r = new_router();
-        double start = now_ms();
         int rc = lr_router_add_rewrite(r, regexes[i], "app://user/caught");
-        expect_fast(start, regexes[i], __LINE__);
         if (rc != LR_OK && rc != LR_EREGEX) { /* PCRE2 may refuse some at compile time ("too large"): also fine */
             fprintf(stderr, "test_badinput.c:%d: add_rewrite('%s') = %d (%s)\n", __LINE__, regexes[i], rc, lr_last_error());
             failures++;
@@ -678,10 +659,8 @@ static void test_catastrophic_regexes(void)
         for (size_t k = 0; k < sizeof subjects / sizeof subjects[0]; k++) {
             char what[160];
             snprintf(what, sizeof what, "'%s' on subject %zu", regexes[i], k);
-            double start = now_ms();
             char *out = NULL;
             int wrc = lr_router_rewrite(r, subjects[k], &out);
-            expect_fast(start, what, __LINE__);
             if (wrc != LR_OK && wrc != LR_NOMATCH && wrc != LR_ELIMIT) {
                 fprintf(stderr, "test_badinput.c:%d: rewrite with '%s' on subject %zu = %d (%s)\n", __LINE__, regexes[i],
                         k, wrc, lr_last_error());
@@ -693,12 +672,10 @@ static void test_catastrophic_regexes(void)
             expect_readable_error(wrc, __LINE__);
             lr_string_free(out);
             lr_match *m = NULL;
-            start = now_ms();
             int mrc = lr_router_resolve(r, subjects[k], &m);
             EXPECT_TRUE(mrc == LR_OK || mrc == LR_NOMATCH || mrc == LR_ELIMIT || mrc == LR_EINVAL,
                         "resolve through a catastrophic rule gives a documented code");
             lr_match_free(m);
-            expect_fast(start, what, __LINE__);
         }
         lr_router_free(r);
     }
@@ -734,7 +711,6 @@ static void test_bulk(void)
         const char *saved = patterns[BAD];
         patterns[BAD] = rows[k].bad;
         size_t failed = 99;
-        double start = now_ms();
         int rc = lr_router_add_many(r, patterns, targets, N, &failed);
         if (rc != rows[k].expect) {
             fprintf(stderr, "test_badinput.c:%d: [%s] add_many = %d, expected %d (%.200s)\n", __LINE__, rows[k].label, rc,
@@ -744,7 +720,6 @@ static void test_bulk(void)
         EXPECT_INT(failed, BAD);
         EXPECT_TRUE(strncmp(lr_last_error(), "route 2500:", 11) == 0, "the message starts with 'route 2500:'");
         expect_readable_error(rc, __LINE__);
-        expect_fast(start, rows[k].label, __LINE__);
         expect_unchanged(r, rows[k].label, __LINE__);
         lr_match *m = NULL;
         EXPECT_INT(lr_router_resolve(r, "bulk://item/1/x", &m), LR_NOMATCH); /* nothing of the batch was added */
@@ -755,11 +730,9 @@ static void test_bulk(void)
         snprintf(storage[i], sizeof storage[i], "bulk://bad/%d//x", i);
     }
     size_t failed = 99;
-    double start = now_ms();
     EXPECT_INT(lr_router_add_many(r, patterns, targets, N, &failed), LR_EPATTERN);
     EXPECT_INT(failed, 0);
     EXPECT_TRUE(strncmp(lr_last_error(), "route 0:", 8) == 0, "the message starts with 'route 0:'");
-    expect_fast(start, "5,000 bad routes", __LINE__);
     expect_unchanged(r, "5,000 bad routes", __LINE__);
     /* A NULL among them is misuse, and names its index too. */
     for (int i = 0; i < N; i++) snprintf(storage[i], sizeof storage[i], "bulk://item/%d", i);
@@ -769,9 +742,7 @@ static void test_bulk(void)
     expect_unchanged(r, "a NULL pattern in a bulk add", __LINE__);
     patterns[BAD] = storage[BAD];
     /* And all 5,000 good ones go in at once, quickly. */
-    start = now_ms();
     EXPECT_INT(lr_router_add_many(r, patterns, targets, N, &failed), LR_OK);
-    expect_fast(start, "5,000 good routes", __LINE__);
     size_t n = 0;
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, NBASE + N);
@@ -922,10 +893,8 @@ static void test_limits(void)
        one lets a short catastrophic subject finish. */
     EXPECT_INT(lr_router_add_rewrite(r, "^(a+)+$", "app://user/matched"), LR_OK);
     char *cat = repeat("", "a", 40, "!");
-    double start = now_ms();
     EXPECT_INT(lr_router_rewrite(r, cat, &out), LR_ELIMIT);
     EXPECT_TRUE(strstr(lr_last_error(), "match limit") != NULL, "the message names the match limit");
-    expect_fast(start, "(a+)+$ at the default match limit", __LINE__);
     EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_REGEX_MATCH, 100000000), LR_OK);
     char *shorter = repeat("", "a", 12, "!");
     EXPECT_INT(lr_router_rewrite(r, shorter, &out), LR_NOMATCH);
@@ -944,10 +913,8 @@ static void test_limits(void)
        documented code within the budget, and the limit can be set and read back. */
     EXPECT_INT(lr_router_add_rewrite(r, "^(?:a|b)*?(a|aa)+$", "app://user/deep"), LR_OK);
     char *deep = repeat("", "a", 5000, "!");
-    start = now_ms();
     int drc = lr_router_rewrite(r, deep, &out);
     EXPECT_TRUE(drc == LR_ELIMIT || drc == LR_NOMATCH, "a deep subject ends in a documented code");
-    expect_fast(start, "a deep subject at the default depth limit", __LINE__);
     lr_string_free(out);
     out = NULL;
     size_t v = 0;
@@ -1093,11 +1060,9 @@ static void test_arguments(void)
         xn[i] = store[i];
         xv[i] = "v";
     }
-    double start = now_ms();
     EXPECT_INT(lr_router_resolve_with(r, url, xn, xv, NX, &m), LR_OK);
     EXPECT_INT(lr_match_param_count(m), NX + 1);
     lr_match_free(m);
-    expect_fast(start, "5,000 extras", __LINE__);
     free(xn);
     free(xv);
     free(store);
@@ -1255,7 +1220,8 @@ static void test_regressions(void)
     /* B9 (test_bad_input.py's catastrophic rows; fixed by LR_LIMIT_REGEX_START): under the JIT the match limit
        bounds each start offset of the unanchored search, not the search: a 64 KiB URL of runs of 9,900 'a'
        between '!' cost about 65,536 x 9,900 steps against (\w|\d)+$ or (a|b|ab)+$ -- 1.2-2 s here -- although
-       the match limit is 10,000. */
+       the match limit is 10,000. Now the search stops at start offset 1,024 (LR_LIMIT_REGEX_START, whose effect
+       test_limits shows): no offset it tries matches, so no match, after at most 1,024 x 10,000 steps. */
     {
         char *runs = malloc(65536);
         for (int i = 0; i < 65535; i++) runs[i] = i % 9901 == 9900 || i == 65534 ? '!' : 'a';
@@ -1265,10 +1231,7 @@ static void test_regressions(void)
             lr_router *q = new_router();
             EXPECT_INT(lr_router_add_rewrite(q, quadratic[i], "app://user/x"), LR_OK);
             char *out = NULL;
-            double start = now_ms();
-            int rc = lr_router_rewrite(q, runs, &out);
-            EXPECT_TRUE(rc == LR_NOMATCH || rc == LR_ELIMIT, "a documented code");
-            expect_fast(start, quadratic[i], __LINE__);
+            EXPECT_INT(lr_router_rewrite(q, runs, &out), LR_NOMATCH);
             lr_string_free(out);
             lr_router_free(q);
         }
@@ -1294,9 +1257,6 @@ static void test_regressions(void)
 
 int main(void)
 {
-    const char *scale = getenv("LR_TEST_TIME_SCALE");
-    if (scale && atof(scale) > 0) time_scale = atof(scale);
-    double start = now_ms();
     test_urls();
     test_decoded_nul();
     test_patterns();
@@ -1310,7 +1270,7 @@ int main(void)
     /* Memory stays bounded: the biggest inputs are a few MiB, so the whole run fits well under 512 MiB. */
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    if (time_scale <= 1.0 && ru.ru_maxrss > 512L * 1024) {
+    if (!under_a_tool() && ru.ru_maxrss > 512L * 1024) {
         fprintf(stderr, "test_badinput: peak RSS %ld KiB, more than 512 MiB\n", ru.ru_maxrss);
         failures++;
     }
@@ -1318,7 +1278,6 @@ int main(void)
         fprintf(stderr, "test_badinput: %d failure(s), %d open bug(s)\n", failures, xfails);
         return 1;
     }
-    printf("test_badinput: all passed in %.0f ms, peak RSS %ld KiB (%d open bug(s) XFAIL)\n", now_ms() - start,
-           ru.ru_maxrss, xfails);
+    printf("test_badinput: all passed, peak RSS %ld KiB (%d open bug(s) XFAIL)\n", ru.ru_maxrss, xfails);
     return 0;
 }

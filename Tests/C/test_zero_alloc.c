@@ -1,12 +1,15 @@
 /*
  * test_zero_alloc.c -- lr_router_resolve_into allocates nothing: not for static URLs, not for parameters, not
- * for decoding, not for query pairs, not for catch-alls (after the thread's first call, which sets up its cache).
+ * for decoding, not for query pairs, not for catch-alls (after the thread's first call, which sets up its cache);
+ * and each lookup gives its expected answer, so that none passes by failing early.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "alloc_count.h"
 #include "linkrouter.h"
+
+static int failures;
 
 int main(void)
 {
@@ -19,27 +22,49 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
         if (lr_router_add(r, routes[i][0], routes[i][1]) != LR_OK) return 1;
-    const char *urls[] = {
-        "app://user/42", "app://search", "APP://User/%E4%BD%93/posts/7?tab=a&tab=b&q=%41",
-        "app://files/a//b/c/", "myapp://share/9", "https://www.example.com:8080/p/1",
-        "app://secret/978", "app://nothing/at/all/here", "app:///user//42/#frag",
+    /* Each URL's exact answer: a lookup that fails early allocates nothing either, so the count proves nothing
+       unless every lookup does its whole work. */
+    static const struct { const char *url; int status; const char *target; size_t params; } rows[] = {
+        {"app://user/42", LR_OK, "User", 1},
+        {"app://search", LR_OK, "Search", 0},
+        {"APP://User/%E4%BD%93/posts/7?tab=a&tab=b&q=%41", LR_OK, "Post", 5}, /* id, post, tab, tab, q */
+        {"app://files/a//b/c/", LR_OK, "Files", 1},
+        {"myapp://share/9", LR_OK, "Share", 1},
+        {"https://www.example.com:8080/p/1", LR_OK, "Port", 1},
+        {"app://secret/978", LR_OK, "Object", 2}, /* secret/:id dead-ends: the search backtracks to :object */
+        {"app://nothing/at/all/here", LR_NOMATCH, NULL, 0},
+        {"app:///user//42/#frag", LR_OK, "User", 1},
     };
+    enum { N = sizeof rows / sizeof rows[0] };
     lr_result res;
     lr_param_ref params[16];
     char scratch[1024];
-    for (int pass = 0; pass < 2; pass++) {  /* pass 0 warms the thread's snapshot cache */
+    int rcs[N];
+    for (int pass = 0; pass < 2; pass++) { /* pass 0 warms the thread's snapshot cache */
         alloc_count = 0;
         alloc_counting = pass == 1;
-        for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++)
-            lr_router_resolve_into(r, urls[i], strlen(urls[i]), &res, params, 16, scratch, sizeof scratch);
+        for (size_t i = 0; i < N; i++)
+            rcs[i] = lr_router_resolve_into(r, rows[i].url, strlen(rows[i].url), &res, params, 16, scratch, sizeof scratch);
         alloc_counting = 0;
+        /* Outside the counted window: check each answer (checking may print, and printing allocates). */
+        for (size_t i = 0; i < N; i++) {
+            int rc = lr_router_resolve_into(r, rows[i].url, strlen(rows[i].url), &res, params, 16, scratch, sizeof scratch);
+            int ok = rcs[i] == rows[i].status && rc == rows[i].status &&
+                     (rc != LR_OK || (strcmp(res.target, rows[i].target) == 0 && res.param_count == rows[i].params));
+            if (!ok) {
+                fprintf(stderr, "test_zero_alloc: %s gave %d (%s, %zu params), expected %d (%s, %zu params)\n",
+                        rows[i].url, rcs[i], rc == LR_OK ? res.target : lr_last_error(), rc == LR_OK ? res.param_count : 0,
+                        rows[i].status, rows[i].target ? rows[i].target : "no match", rows[i].params);
+                failures++;
+            }
+        }
     }
     lr_router_free(r);
     if (alloc_count != 0) {
-        fprintf(stderr, "test_zero_alloc: %ld heap allocation(s) in %zu lookups\n", alloc_count,
-                sizeof urls / sizeof urls[0]);
-        return 1;
+        fprintf(stderr, "test_zero_alloc: %ld heap allocation(s) in %d lookups\n", alloc_count, (int)N);
+        failures++;
     }
-    printf("test_zero_alloc: 0 heap allocations in %zu lookups\n", sizeof urls / sizeof urls[0]);
+    if (failures) return 1;
+    printf("test_zero_alloc: 0 heap allocations in %d lookups, each with its expected answer\n", (int)N);
     return 0;
 }

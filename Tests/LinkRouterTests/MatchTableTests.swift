@@ -5,22 +5,24 @@ import XCTest
 /// given order and in reverse, because precedence must not depend on registration order.
 final class MatchTableTests: XCTestCase {
     /// FFRouter's, JLRoutes' and matchit's cases in one table: Tests/Data/semantics.json (shared with Python).
-    static var routes: [(pattern: String, target: String)] { SemanticsTable.shared.routes }
-    static var rows: [SemanticsTable.MatchRow] { SemanticsTable.shared.match }
+    static func rows() throws -> [SemanticsTable.MatchRow] { try SemanticsTable.shared.get().match }
 
     func router(reversed: Bool) throws -> Router { try Self.router(reversed: reversed) }
 
     static func router(reversed: Bool) throws -> Router {
+        let routes = try SemanticsTable.shared.get().routes
         let r = Router()
         for (p, t) in reversed ? routes.reversed() : routes { try r.add(p, target: t) }
+        XCTAssertEqual(r.count, try SemanticsTable.shared.get().counts["routes"])
         return r
     }
 
     func testMatchTable() throws {
-        XCTAssertGreaterThanOrEqual(Self.rows.count, 70)
+        var executed = 0
         for reversed in [false, true] {
             let r = try router(reversed: reversed)
-            for row in Self.rows {
+            for row in try Self.rows() {
+                executed += 1
                 let what = "\(row.url) (routes \(reversed ? "reversed" : "in order")) [\(row.group)]"
                 let m = try r.resolve(row.url, extra: row.extra)
                 XCTAssertEqual(m?.target, row.target, what)
@@ -32,6 +34,7 @@ final class MatchTableTests: XCTestCase {
                 if let f = row.fragment { XCTAssertEqual(m.fragment, f, what) }
             }
         }
+        XCTAssertEqual(executed, 2 * (try SemanticsTable.shared.get().counts["match"] ?? -1), "rows run")
     }
 
     /// Every route of the GitHub API set resolves to itself with exactly the parameters listed.
@@ -55,6 +58,7 @@ final class MatchTableTests: XCTestCase {
     /// must agree: each URL is resolved as written and in spellings that force the walk.
     func testStaticAndTrieAgree() throws {
         let rows = try loadTSV("github-routes.tsv")
+        XCTAssertEqual(rows.count, 203)
         let r = Router()
         try r.add(rows.map { RouteSpec($0.pattern, target: $0.id) })
         let spellings: [(String, (String) -> String)] = [
@@ -78,6 +82,7 @@ final class MatchTableTests: XCTestCase {
     /// Resolve against 1,000 routes, with single adds (one snapshot per add).
     func testScaleSetSingleAdds() throws {
         let rows = try loadTSV("scale-1000.tsv")
+        XCTAssertEqual(rows.count, 1_000)
         let r = Router()
         for row in rows { try r.add(row.pattern, target: row.id) }
         for row in rows {
@@ -120,14 +125,17 @@ struct TSVRow {
     let params: [String: String]
 }
 
-/// Reads a route set from Tests/Data (columns: id, pattern, url, params `name=value;...`).
+/// Reads a route set from Tests/Data (columns: id, pattern, url, params `name=value;...`). A missing file throws;
+/// so does a line that is not a comment and has fewer than three columns (it is not skipped).
 func loadTSV(_ name: String) throws -> [TSVRow] {
     let path = String(#filePath.dropLast("LinkRouterTests/MatchTableTests.swift".count)) + "Data/" + name
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    return text.split(separator: "\n").compactMap { line in
+    return try text.split(separator: "\n").enumerated().compactMap { number, line in
         guard !line.hasPrefix("#") else { return nil }
         let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        guard cols.count >= 3 else { return nil }
+        guard cols.count >= 3 else {
+            throw SemanticsTable.Malformed(description: "\(path):\(number + 1): \(cols.count) columns, expected 3 or 4")
+        }
         var params: [String: String] = [:]
         if cols.count > 3 {
             for pair in cols[3].split(separator: ";") {
@@ -163,7 +171,9 @@ extension String {
 final class MatchViewTests: XCTestCase {
     func testViewAgreesWithResolve() throws {
         let r = try MatchTableTests.router(reversed: false)
-        for row in MatchTableTests.rows where row.extra.isEmpty {
+        var executed = 0
+        for row in try MatchTableTests.rows() where row.extra.isEmpty {
+            executed += 1
             let full = try r.resolve(row.url)
             let view = try r.withMatch(row.url) { v -> (String, [String: String]) in
                 var params: [String: String] = [:]
@@ -175,6 +185,8 @@ final class MatchViewTests: XCTestCase {
             XCTAssertEqual(view?.0, full?.target, row.url)
             XCTAssertEqual(view?.1, full?.params.dictionary, row.url)
         }
+        XCTAssertEqual(executed, try MatchTableTests.rows().filter(\.extra.isEmpty).count)
+        XCTAssertGreaterThan(executed, 0)
     }
 
     func testManyParamsAndLongURLs() throws {

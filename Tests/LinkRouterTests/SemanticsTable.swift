@@ -2,6 +2,9 @@ import Foundation
 
 /// Tests/Data/semantics.json: SPEC §2–4 as tables, shared with the Python suite so that both languages are held
 /// to the same rows.
+///
+/// Read strictly: a missing file, JSON that does not parse, a row of the wrong shape or a table whose size differs
+/// from the file's "counts" throws, and the test that asked fails — a table never quietly shrinks to nothing.
 struct SemanticsTable {
     struct MatchRow {
         let group: String
@@ -12,36 +15,78 @@ struct SemanticsTable {
         let fragment: String?
     }
 
+    struct Malformed: Error, CustomStringConvertible {
+        let description: String
+    }
+
     let routes: [(pattern: String, target: String)]
     let match: [MatchRow]
     let malformed: [(pattern: String, offset: Int)]
     let wellFormed: [String]
     let conflicts: [(existing: String, new: String, conflicts: Bool)]
+    /// How many rows each table holds, as the file states: runners assert they ran exactly that many.
+    let counts: [String: Int]
 
-    static let shared: SemanticsTable = {
-        let path = String(#filePath.dropLast("LinkRouterTests/SemanticsTable.swift".count)) + "Data/semantics.json"
-        guard let data = FileManager.default.contents(atPath: path),
-              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return SemanticsTable(routes: [], match: [], malformed: [], wellFormed: [], conflicts: [])
+    /// The table, read once; `try SemanticsTable.shared.get()` in a test fails it when the file is bad.
+    static let shared: Result<SemanticsTable, Malformed> = {
+        do {
+            return .success(try load())
+        } catch let error as Malformed {
+            return .failure(error)
+        } catch {
+            return .failure(Malformed(description: "\(error)"))
         }
-        func list(_ key: String) -> [Any] { json[key] as? [Any] ?? [] }
-        return SemanticsTable(
-            routes: list("routes").compactMap { ($0 as? [String]).map { ($0[0], $0[1]) } },
-            match: list("match").compactMap { item in
-                guard let row = item as? [String: Any], let url = row["url"] as? String else { return nil }
-                return MatchRow(group: row["group"] as? String ?? "", url: url, target: row["target"] as? String,
-                                params: row["params"] as? [String: String] ?? [:],
-                                extra: row["extra"] as? [String: String] ?? [:], fragment: row["fragment"] as? String)
-            },
-            malformed: list("malformed").compactMap { item in
-                guard let pair = item as? [Any], let p = pair.first as? String, let o = pair.last as? Int else { return nil }
+    }()
+
+    static var path: String {
+        String(#filePath.dropLast("LinkRouterTests/SemanticsTable.swift".count)) + "Data/semantics.json"
+    }
+
+    static func load() throws -> SemanticsTable {
+        func fail(_ why: String) -> Malformed { Malformed(description: "\(path): \(why)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw fail("missing") }
+        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw fail("not an object") }
+        func list(_ key: String) throws -> [Any] {
+            guard let items = json[key] as? [Any] else { throw fail("no list \"\(key)\"") }
+            return items
+        }
+        func row<T>(_ key: String, _ i: Int, _ value: T?) throws -> T {
+            guard let value else { throw fail("\(key)[\(i)] is not of the expected shape") }
+            return value
+        }
+        guard let counts = json["counts"] as? [String: Int] else { throw fail("no \"counts\"") }
+        let routes = try list("routes").enumerated().map { i, item in
+            try row("routes", i, (item as? [String]).flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        }
+        let match = try list("match").enumerated().map { i, item -> MatchRow in
+            let r = try row("match", i, item as? [String: Any])
+            let known: Set = ["group", "url", "target", "params", "extra", "fragment", "nested"]
+            // Optional keys may be absent, never of another type.
+            guard Set(r.keys).isSubset(of: known), let url = r["url"] as? String, let group = r["group"] as? String,
+                  r["target"] is String || r["target"] is NSNull, let params = r["params"] as? [String: String],
+                  r["extra"] == nil || r["extra"] is [String: String], r["fragment"] == nil || r["fragment"] is String
+            else { throw fail("match[\(i)] is not of the expected shape") }
+            return MatchRow(group: group, url: url, target: r["target"] as? String, params: params,
+                            extra: r["extra"] as? [String: String] ?? [:], fragment: r["fragment"] as? String)
+        }
+        let malformed = try list("malformed").enumerated().map { i, item in
+            try row("malformed", i, (item as? [Any]).flatMap { pair -> (String, Int)? in
+                guard pair.count == 2, let p = pair[0] as? String, let o = pair[1] as? Int else { return nil }
                 return (p, o)
-            },
-            wellFormed: list("wellFormed").compactMap { $0 as? String },
-            conflicts: list("conflicts").compactMap { item in
-                guard let t = item as? [Any], t.count == 3, let a = t[0] as? String, let b = t[1] as? String,
-                      let c = t[2] as? Bool else { return nil }
+            })
+        }
+        let wellFormed = try list("wellFormed").enumerated().map { i, item in try row("wellFormed", i, item as? String) }
+        let conflicts = try list("conflicts").enumerated().map { i, item in
+            try row("conflicts", i, (item as? [Any]).flatMap { t -> (String, String, Bool)? in
+                guard t.count == 3, let a = t[0] as? String, let b = t[1] as? String, let c = t[2] as? Bool else { return nil }
                 return (a, b, c)
             })
-    }()
+        }
+        let table = SemanticsTable(routes: routes, match: match, malformed: malformed, wellFormed: wellFormed,
+                                   conflicts: conflicts, counts: counts)
+        let sizes = ["routes": routes.count, "match": match.count, "malformed": malformed.count,
+                     "wellFormed": wellFormed.count, "conflicts": conflicts.count]
+        guard sizes == counts else { throw fail("tables of \(sizes), but \"counts\" says \(counts)") }
+        return table
+    }
 }

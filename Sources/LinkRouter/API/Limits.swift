@@ -8,7 +8,7 @@ public struct Limits: Sendable, Equatable {
     public var maxSegments: Int = 1_024
     /// Most query pairs in a URL.
     public var maxParams: Int = 1_024
-    /// Deepest bracket nesting in a query key (`a[b][c]` is 2); deeper keys stay flat, as written.
+    /// Deepest bracket nesting in a query key (`a[b][c]` is 2); deeper keys stay flat, as written. At most 256.
     public var maxNestingDepth: Int = 32
     /// PCRE2 match limit for a rewrite regex (backtracking steps per URL and rule).
     public var regexMatchLimit: Int = 10_000
@@ -28,4 +28,61 @@ public struct Limits: Sendable, Equatable {
     public init() {}
 
     public static let `default` = Limits()
+
+    // MARK: Ranges
+
+    /// The values each limit may be set to. Every size a lookup computes is bounded by these maxima (a URL of at
+    /// most 1 GiB, 2^20 segments, 2^24 query pairs), and every recursion by `maxNestingDepth`'s.
+    package static var ranges: [(name: String, path: WritableKeyPath<Limits, Int>, range: ClosedRange<Int>)] { [
+        ("maxURLLength", \.maxURLLength, 1...(1 << 30)),
+        ("maxSegments", \.maxSegments, 1...(1 << 20)),
+        ("maxParams", \.maxParams, 1...maxParamsCeiling),
+        ("maxNestingDepth", \.maxNestingDepth, 0...maxNestingCeiling),
+        ("regexMatchLimit", \.regexMatchLimit, 1...Int(UInt32.max)),
+        ("regexDepthLimit", \.regexDepthLimit, 1...Int(UInt32.max)),
+        ("regexStartLimit", \.regexStartLimit, 0...(1 << 30)),
+        ("maxPending", \.maxPending, 0...(1 << 20)),
+        ("replyTimeoutMilliseconds", \.replyTimeoutMilliseconds, 1...Int(Int32.max)),
+    ] }
+
+    /// The largest value `maxNestingDepth` may be set to. The query tree is built, read, written as JSON and freed
+    /// with loops, but the `ParamValue` it produces is a nested enum whose copy, comparison and destruction recurse,
+    /// a few frames per level: 256 levels stay far inside a secondary thread's 512 KiB stack, even in a debug build
+    /// under ASan (they fit in 128 KiB there; ExtremesTests and Tests/C/test_extremes.c check on such a thread).
+    package static var maxNestingCeiling: Int { 256 }
+
+    /// The largest value `maxParams` may be set to: no lookup returns more query pairs.
+    package static var maxParamsCeiling: Int { 1 << 24 }
+
+    /// Throws `.misuse` naming the first limit out of its range.
+    package func checkRanges() throws(RouterError) {
+        for (name, path, range) in Limits.ranges where !range.contains(self[keyPath: path]) {
+            throw .misuse("limit \(name) = \(self[keyPath: path]) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+    }
+
+    // MARK: What a route may store
+
+    /// Longest pattern, target, name or metadata a route may have, in bytes (64 MiB). Fixed, not a setting: it
+    /// keeps every length and offset of a stored route far inside 32 bits.
+    public static let maxRouteText = 1 << 26
+    /// Most parameters (`:name` and `*name`) in one pattern. Fixed: the table stores the count in 16 bits.
+    public static let maxRouteParams = 65_535
+
+    /// Throws `.limit` when one of the route's strings is longer than `maxRouteText`. Called before the route
+    /// is parsed or stored, so nothing is sized from a string that is refused.
+    package static func checkStorable(_ route: RouteSpec) throws(RouterError) {
+        func check(_ what: String, _ text: String?) throws(RouterError) {
+            guard let count = text?.utf8.count, count > maxRouteText else { return }
+            throw .limit("route \(what) of \(count) bytes is longer than maxRouteText (\(maxRouteText) bytes)")
+        }
+        try check("pattern", route.pattern)
+        try check("target", route.target)
+        try check("name", route.name)
+        for guardName in route.requires { try check("guard name", guardName) }
+        for (key, value) in route.meta {
+            try check("meta key", key)
+            try check("meta value", value)
+        }
+    }
 }

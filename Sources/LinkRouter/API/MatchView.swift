@@ -43,12 +43,6 @@ public struct MatchView {
     }
 
     private func value(for key: ByteSpan) -> String? {
-        for i in 0..<pathCount where pairs[i].key.equals(key) { return pairs[i].value.string }
-        var i = pairs.count
-        while i > pathCount {
-            i -= 1
-            if pairs[i].key.equals(key) { return pairs[i].value.string }
-        }
-        return nil
+        lookupParam(key, in: pairs, pathCount: pathCount).map { pairs[$0].value.string }
     }
 }

@@ -1,5 +1,8 @@
 /// Builds the nested view of a match's parameters (see `Match.nestedParams` for the order of sources).
-struct ParamTree {
+///
+/// No recursion follows the nesting: a tree is built (`assign`), read (`value`) and freed (`deinit`) with loops, so
+/// its depth costs no stack. (A class, for the deinit: releasing the root would free the nodes recursively.)
+final class ParamTree {
     private final class Node {
         enum Kind { case string(String), list, object }
         var kind: Kind
@@ -41,12 +44,40 @@ struct ParamTree {
             set(String(index), node)
         }
 
+        /// The children in order: the list's items, or the object's values with their keys.
+        var ordered: [(key: String, node: Node)] {
+            if isList { return items.map { (key: "", node: $0) } }
+            return keys.compactMap { k in children[k].map { (key: k, node: $0) } }
+        }
+
+        /// The node as a ParamValue, built bottom-up with an explicit stack (one entry per level).
         var value: ParamValue {
-            switch kind {
-            case .string(let s): return .string(s)
-            case .list: return .list(items.map(\.value))
-            case .object: return .object(keys.compactMap { k in children[k].map { (key: k, value: $0.value) } })
+            if case .string(let s) = kind { return .string(s) }
+            struct Level {
+                let node: Node
+                let children: [(key: String, node: Node)]
+                var built: [(key: String, value: ParamValue)] = []
             }
+            var stack = [Level(node: self, children: ordered)]
+            // Indexes, not a copy of the last level: a copy would share `built`, and each append would copy it.
+            while let top = stack.indices.last {
+                let next = stack[top].built.count
+                if next < stack[top].children.count {
+                    let (key, child) = stack[top].children[next]
+                    if case .string(let s) = child.kind {
+                        stack[top].built.append((key, .string(s)))
+                    } else {
+                        stack.append(Level(node: child, children: child.ordered))
+                    }
+                    continue
+                }
+                let done = stack.removeLast()
+                let v: ParamValue = done.node.isList ? .list(done.built.map(\.value)) : .object(done.built)
+                guard let parent = stack.indices.last else { return v }
+                let key = stack[parent].children[stack[parent].built.count].key  // the child just finished
+                stack[parent].built.append((key, v))
+            }
+            return .object([])  // not reached: the loop returns when it finishes the node itself
         }
     }
 
@@ -54,6 +85,17 @@ struct ParamTree {
     let maxDepth: Int
 
     init(maxDepth: Int) { self.maxDepth = maxDepth }
+
+    /// Frees the nodes one at a time: each is emptied before it goes, so no release recurses.
+    deinit {
+        var pending = [root]
+        while let node = pending.popLast() {
+            pending.append(contentsOf: node.items)
+            pending.append(contentsOf: node.children.values)
+            node.items = []
+            node.children = [:]
+        }
+    }
 
     /// `a[b][]` → ("a", ["b", ""]); nil when the key is flat or not well formed.
     static func split(_ key: String, maxDepth: Int) -> (String, [String])? {
@@ -84,21 +126,23 @@ struct ParamTree {
         assign(root, [base] + path, value)
     }
 
-    /// Stores `value` under `path` inside `node`: "" appends, a name sets (the last write wins).
+    /// Stores `value` under `path` inside `node`: "" appends, a name sets (the last write wins). A loop, one
+    /// level per step (the depth is at most maxNestingDepth + 1).
     private func assign(_ node: Node, _ path: ArraySlice<String>, _ value: String) {
-        guard let step = path.first else { return }
-        let rest = path.dropFirst()
-        let child: Node
-        if let next = rest.first {
-            if !step.isEmpty, let existing = node.children[step], existing.isContainer, !node.isList {
-                child = existing
-            } else {
-                child = Node(next.isEmpty ? .list : .object)
-                place(child, in: node, at: step)
+        var node = node, path = path
+        while let step = path.first {
+            path = path.dropFirst()
+            guard let next = path.first else {
+                place(Node(.string(value)), in: node, at: step)
+                return
             }
-            assign(child, rest, value)
-        } else {
-            place(Node(.string(value)), in: node, at: step)
+            if !step.isEmpty, let existing = node.children[step], existing.isContainer, !node.isList {
+                node = existing
+            } else {
+                let child = Node(next.isEmpty ? .list : .object)
+                place(child, in: node, at: step)
+                node = child
+            }
         }
     }
 

@@ -22,6 +22,8 @@ public final class Router: Sendable {
     private let published: Locked<(state: RouterState, generation: UInt64)>
     /// A copy of the current generation, read without the lock by every lookup.
     private let generation = Atomic<UInt64>(0)
+    /// Owns the snapshots threads have cached of this router, so that they go when the router goes.
+    package let snapshotHolder = SnapshotHolder()
     /// Serializes changes: each one reads the current snapshot, builds the next and publishes it. (It counts
     /// the changes, which nothing reads: a `Locked<Void>` trips a ThreadSanitizer false positive.)
     private let writer = Locked<Int>(0)
@@ -31,6 +33,10 @@ public final class Router: Sendable {
     public init(limits: Limits = .default) {
         id = Router.nextID.add(1, ordering: .relaxed).newValue
         published = Locked((RouterState(table: .empty, rewrites: .empty, limits: limits), 0))
+    }
+
+    deinit {
+        snapshotHolder.close()  // every thread's cached snapshot goes now, not when the thread ends
     }
 
     // MARK: Snapshots
@@ -44,7 +50,7 @@ public final class Router: Sendable {
                 return state._withUnsafeGuaranteedRef(body)
             }
             let (state, current) = published.withLock { ($0.state, $0.generation) }
-            thread.store(router: id, generation: current, state: state)
+            thread.store(router: id, generation: current, state: state, holder: snapshotHolder)
             return body(state)
         }
     }
@@ -93,6 +99,7 @@ public final class Router: Sendable {
                 for (i, route) in routes.enumerated() {
                     do throws(RouterError) {
                         let id = store.nextSequence
+                        try Limits.checkStorable(route.spec)
                         try store.insert(route.spec, Pattern.parse(route.spec.pattern, limits: state.limits))
                         if let handler = route.handler { handlers.append((id, handler)) }
                     } catch {
@@ -149,25 +156,8 @@ public final class Router: Sendable {
         try update { state throws(RouterError) in
             var limits = state.limits
             try change(&limits)
-            try Router.check(limits)
+            try limits.checkRanges()
             return state.with(limits: limits)
-        }
-    }
-
-    private static func check(_ limits: Limits) throws(RouterError) {
-        let checks: [(String, Int, ClosedRange<Int>)] = [
-            ("maxURLLength", limits.maxURLLength, 1...(1 << 30)),
-            ("maxSegments", limits.maxSegments, 1...(1 << 20)),
-            ("maxParams", limits.maxParams, 1...(1 << 24)),
-            ("maxNestingDepth", limits.maxNestingDepth, 0...(1 << 16)),
-            ("regexMatchLimit", limits.regexMatchLimit, 1...Int(UInt32.max)),
-            ("regexDepthLimit", limits.regexDepthLimit, 1...Int(UInt32.max)),
-            ("regexStartLimit", limits.regexStartLimit, 0...(1 << 30)),
-            ("maxPending", limits.maxPending, 0...(1 << 20)),
-            ("replyTimeoutMilliseconds", limits.replyTimeoutMilliseconds, 1...(1 << 31)),
-        ]
-        for (name, value, range) in checks where !range.contains(value) {
-            throw .misuse("limit \(name) = \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
     }
 
@@ -236,61 +226,51 @@ public final class Router: Sendable {
         try copy.withUTF8 { match(ByteSpan(start: $0.baseAddress, count: $0.count), body) }.get()
     }
 
-    private func match(_ span: ByteSpan, _ body: (MatchView) -> Void) -> Result<Void, RouterError> {
-        let bytes = span.buffer
-        let capacity = 64
-        var scratchSize = 8 * bytes.count + 64
-        while true {
-            let attempt: Result<Void, RouterError>? = withBytes(scratchSize) { scratch in
-                withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: capacity) { pairs in
-                    var writer = ByteWriter(base: scratch, capacity: scratchSize)
-                    do throws(RouterError) {
-                        switch try resolveFlat(span, scratch: &writer, params: pairs.baseAddress, capacity: pairs.count) {
-                        case .noMatch:
-                            return .success(())
-                        case let .needsMemory(needed, params):
-                            if params > capacity {
-                                do throws(RouterError) {
-                                    return .success(try withMatchSlowly(span, params: params, body))
-                                } catch {
-                                    return .failure(error)
-                                }
-                            }
-                            scratchSize = max(needed, scratchSize * 2)
-                            return nil
-                        case let .matched(blob, routed, _, pathCount, count):
-                            body(MatchView(blob: blob, routed: routed,
-                                           pairs: UnsafeBufferPointer(rebasing: pairs[0..<count]), pathCount: pathCount))
-                            return .success(())
-                        }
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-            }
-            if let attempt { return attempt }
-        }
+    /// `withMatch` on UTF-8 bytes (validated here; the length is checked before anything is sized from it).
+    package func withMatch(bytes url: ByteSpan, _ body: (MatchView) -> Void) throws(RouterError) {
+        try match(url, body).get()
     }
 
-    /// `withMatch` for URLs with more parameters than its stack room: heap memory of the size asked for.
-    private func withMatchSlowly(_ url: ByteSpan, params: Int, _ body: (MatchView) -> Void) throws(RouterError) {
-        var scratchSize = 8 * url.count + 64
-        let pairs = UnsafeMutablePointer<QueryPair>.allocate(capacity: params)
-        defer { pairs.deallocate() }
-        while true {
-            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchSize)
-            defer { scratch.deallocate() }
-            var writer = ByteWriter(base: scratch, capacity: scratchSize)
-            switch try resolveFlat(url, scratch: &writer, params: pairs, capacity: params) {
-            case .noMatch:
-                return
-            case let .needsMemory(needed, _):
-                guard needed > scratchSize else { return }
-                scratchSize = needed
-            case let .matched(blob, routed, _, pathCount, count):
-                body(MatchView(blob: blob, routed: routed, pairs: UnsafeBufferPointer(start: pairs, count: count),
-                               pathCount: pathCount))
-                return
+    private func match(_ span: ByteSpan, _ body: (MatchView) -> Void) -> Result<Void, RouterError> {
+        withState { state -> Result<Void, RouterError> in
+            do throws(RouterError) {
+                try state.checkLength(span)  // before anything is sized from the length
+                // Room for 32 parameters and a URL of 120 bytes stays on the stack (1 KiB each); more comes from
+                // malloc, sized by what the first try asked for.
+                var scratchSize = 8 * span.count + 64, capacity = 32
+                for _ in 0..<ResolveAttempt<Void>.tries {
+                    let attempt: ResolveAttempt<Void> = withTemporary(UInt8.self, capacity: scratchSize) { scratch in
+                        withTemporary(QueryPair.self, capacity: capacity) { pairs -> ResolveAttempt<Void> in
+                            var writer = ByteWriter(base: scratch, capacity: scratchSize)
+                            do throws(RouterError) {
+                                switch try state.resolveFlat(span, scratch: &writer, params: pairs, capacity: capacity) {
+                                case .noMatch:
+                                    return .done(())
+                                case let .needsMemory(needed, params):
+                                    return .retry(scratch: needed, values: 0, pairs: params)
+                                case let .matched(blob, routed, _, pathCount, count):
+                                    body(MatchView(blob: blob, routed: routed, pairs: UnsafeBufferPointer(start: pairs, count: count),
+                                                   pathCount: pathCount))
+                                    return .done(())
+                                }
+                            } catch {
+                                return .failed(error)
+                            }
+                        } ?? .noMemory
+                    } ?? .noMemory
+                    switch attempt {
+                    case .done: return .success(())
+                    case .failed(let error): throw error
+                    case .noMemory:
+                        throw RouterError(.noMemory, "out of memory: \(scratchSize) bytes of scratch, \(capacity) parameters")
+                    case let .retry(needed, _, params):
+                        scratchSize = max(needed, scratchSize)
+                        capacity = max(params, capacity)
+                    }
+                }
+                throw ResolveAttempt<Void>.exhausted(span)
+            } catch {
+                return .failure(error)
             }
         }
     }

@@ -2,7 +2,7 @@
 ///
 /// Every refusal in LinkRouter is one of these; nothing traps. The codes never change value.
 public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: Int32, Sendable {
+    public enum Code: Int32, Sendable, CaseIterable {
         /// A NULL handle or argument, or a call that makes no sense in this state.
         case misuse = -1
         /// A malformed URL, or text that is not UTF-8.
@@ -31,6 +31,37 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         case replied = -13
         /// A handler or guard failed without a code of its own.
         case handler = -14
+
+        /// Static English text for the code: what `lr_errstr` returns.
+        public var text: StaticString {
+            switch self {
+            case .misuse: "misuse (NULL handle or argument, or an argument out of range)"
+            case .invalidURL: "invalid URL or text (not an absolute URL, or not UTF-8)"
+            case .pattern: "malformed pattern or template"
+            case .conflict: "conflicting route"
+            case .regex: "invalid regex"
+            case .limit: "limit exceeded"
+            case .notFound: "not found"
+            case .table: "malformed route table"
+            case .io: "I/O error"
+            case .noMemory: "out of memory"
+            case .denied: "denied by a guard"
+            case .timeout: "timed out waiting for the handler's reply"
+            case .replied: "reply already completed or unknown"
+            case .handler: "handler failed"
+            }
+        }
+
+        /// The text of any status a call returns: LR_OK, LR_NOMATCH and the errors above; "unknown status code"
+        /// for any other value.
+        public static func text(ofStatus status: Int32) -> StaticString {
+            switch status {
+            case 0: "ok"
+            case 1: "no match"
+            case 2: "deferred by a guard"
+            default: Code(rawValue: status)?.text ?? "unknown status code"
+            }
+        }
     }
 
     public let code: Code

@@ -3,7 +3,9 @@ enum Packed {
     static let headerWords = 8
     static let fixedStrings = 10  // target pattern name metadata routed scheme host port path fragment
 
-    static func write(_ r: Resolution, into out: inout ByteWriter) {
+    /// Writes `r`; `.limit` when the result would not fit the format's 32-bit offsets (possible only with limits
+    /// raised near their maximum), rather than offsets that wrap.
+    static func write(_ r: Resolution, into out: inout ByteWriter) throws(RouterError) {
         let blob = r.blob
         let p = blob.paramCount
         let q = r.pairs.count
@@ -36,6 +38,9 @@ enum Packed {
         // The size first, then one reservation: words are stored directly and each string copied once.
         var total = tableStart + 8 * strings
         for i in 0..<strings { total += string(i).count }
+        guard total <= Int(UInt32.max) else {
+            throw RouterError(.limit, "packed result of \(total) bytes does not fit its 32-bit offsets")
+        }
         guard let base = out.reserve(total) else { return }  // too small: `out` now counts the size needed
         let raw = UnsafeMutableRawPointer(base)
         var flags: UInt32 = r.wasRewritten ? 1 : 0

@@ -16,43 +16,52 @@ extension RouterState {
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int) throws(RouterError) -> FlatOutcome {
         let valueCount = table.maxParams + 1
-        return try withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: valueCount) { buffer throws(RouterError) -> FlatOutcome in
-            guard let values = buffer.baseAddress else { return .noMatch }
-            var memory = ResolveMemory(scratch: scratch, values: values, valueCapacity: valueCount,
-                                       pairs: nil, pairCapacity: 0)
-            defer { scratch = memory.scratch }
-            switch try resolve(url, query: false, memory: &memory) {
-            case .noMatch:
-                return .noMatch
-            case let .needsMemory(scratchSize, values, pairs):
-                // Before matching, the route is not known: every route's parameters fit in `values - 1`.
-                return .needsMemory(scratch: scratchSize, params: values - 1 + pairs)
-            case .matched(let blob):
-                let pathCount = blob.paramCount
-                let query = memory.parts.query(in: memory.routed)
-                let pairCount = memory.queryPairCount  // within maxParams: resolve checked
-                guard let params, capacity >= pathCount + pairCount else {
-                    return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
-                }
-                for i in 0..<pathCount {
-                    params[i] = QueryPair(key: blob.paramName(i), value: values[i])
-                }
-                let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
-                // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
-                var count = pathCount
-                for k in pathCount..<(pathCount + parsed) {
-                    let key = params[k].key
-                    var taken = false
-                    for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
-                    if !taken {
-                        params[count] = params[k]
-                        count += 1
-                    }
-                }
-                let routed = memory.routed
-                return .matched(blob: blob, routed: routed, rewritten: routed.start != url.start, pathCount: pathCount,
-                                count: count)
+        let outcome = withTemporary(ByteSpan.self, capacity: valueCount) { values -> Result<FlatOutcome, RouterError> in
+            do throws(RouterError) { return .success(try resolveFlat(url, scratch: &scratch, params: params, capacity: capacity,
+                                                                     values: values, valueCount: valueCount)) }
+            catch { return .failure(error) }
+        }
+        guard let outcome else { throw RouterError(.noMemory, "out of memory: \(valueCount) parameter values") }
+        return try outcome.get()
+    }
+
+    private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
+                             capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int) throws(RouterError)
+        -> FlatOutcome {
+        var memory = ResolveMemory(scratch: scratch, values: values, valueCapacity: valueCount,
+                                   pairs: nil, pairCapacity: 0)
+        defer { scratch = memory.scratch }
+        switch try resolve(url, query: false, memory: &memory) {
+        case .noMatch:
+            return .noMatch
+        case let .needsMemory(scratchSize, values, pairs):
+            // Before matching, the route is not known: every route's parameters fit in `values - 1`.
+            return .needsMemory(scratch: scratchSize, params: values - 1 + pairs)
+        case .matched(let blob):
+            let pathCount = blob.paramCount
+            let query = memory.parts.query(in: memory.routed)
+            let pairCount = memory.queryPairCount  // within maxParams: resolve checked
+            guard let params, capacity >= pathCount + pairCount else {
+                return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
             }
+            for i in 0..<pathCount {
+                params[i] = QueryPair(key: blob.paramName(i), value: values[i])
+            }
+            let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
+            // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
+            var count = pathCount
+            for k in pathCount..<(pathCount + parsed) {
+                let key = params[k].key
+                var taken = false
+                for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
+                if !taken {
+                    params[count] = params[k]
+                    count += 1
+                }
+            }
+            let routed = memory.routed
+            return .matched(blob: blob, routed: routed, rewritten: routed.start != url.start, pathCount: pathCount,
+                            count: count)
         }
     }
 
@@ -60,10 +69,14 @@ extension RouterState {
     /// Include/linkrouter.h). Returns false for no match; `out.overflowed` tells the caller to retry with
     /// `out.count` bytes.
     package func resolvePacked(_ url: ByteSpan, into out: inout ByteWriter) throws(RouterError) -> Bool {
-        try withResolution(url, query: true) { resolution -> Bool in
-            guard let r = resolution else { return false }
-            Packed.write(r, into: &out)
-            return true
-        }
+        try withResolution(url, query: true) { resolution -> Result<Bool, RouterError> in
+            guard let r = resolution else { return .success(false) }
+            do throws(RouterError) {
+                try Packed.write(r, into: &out)
+                return .success(true)
+            } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 }

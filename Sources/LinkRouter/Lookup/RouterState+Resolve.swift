@@ -1,19 +1,24 @@
 extension RouterState {
     /// Refuses text that is too long or not UTF-8.
     package func validate(_ url: ByteSpan) throws(RouterError) {
+        try checkLength(url)
+        guard isValidUTF8(url.start, url.count) else { throw .invalidURL("URL is not valid UTF-8") }
+    }
+
+    /// Refuses a URL longer than `maxURLLength`. Every front end calls it before it sizes anything from the
+    /// URL's length: a caller's length is a number to check, not a size to trust (it may be 2^60).
+    @inline(__always)
+    package func checkLength(_ url: ByteSpan) throws(RouterError) {
         guard url.count <= limits.maxURLLength else {
             throw .limit("URL of \(url.count) bytes is longer than maxURLLength (\(limits.maxURLLength))")
         }
-        guard isValidUTF8(url.start, url.count) else { throw .invalidURL("URL is not valid UTF-8") }
     }
 
     /// Routes `url` using only `memory`. With `query`, the query pairs are parsed too (else `pairs` is empty).
     /// The result stays in `memory`, which is not copied.
     package func resolve(_ url: ByteSpan, query: Bool, memory: inout ResolveMemory) throws(RouterError) -> ResolveOutcome {
         memory.routed = url
-        guard url.count <= limits.maxURLLength else {
-            throw .limit("URL of \(url.count) bytes is longer than maxURLLength (\(limits.maxURLLength))")
-        }
+        try checkLength(url)
         // Without rewrite rules, UTF-8 is validated after the parse, and only when it saw a non-ASCII byte: one
         // pass over the URL instead of two. PCRE2 runs without its own UTF-8 check, so rules need it first.
         if !rewrites.isEmpty {
@@ -54,7 +59,7 @@ extension RouterState {
               memory.pairCapacity >= (query ? pairCount : 0), let values = memory.values else {
             return .needsMemory(scratch: scratchNeeded, values: table.maxParams + 1, pairs: pairCount)
         }
-        guard let blob = table.match(routed, &memory.parts, scratch: &memory.scratch, values: values) else {
+        guard let blob = try table.match(routed, &memory.parts, scratch: &memory.scratch, values: values) else {
             return memory.scratch.overflowed ? .needsMemory(scratch: memory.scratch.count + 64, values: table.maxParams + 1,
                                                            pairs: pairCount) : .noMatch
         }
@@ -69,47 +74,51 @@ extension RouterState {
         return .matched(blob)
     }
 
-    /// Routes `url` in stack memory (heap only for very long URLs); `body` receives the resolution, nil for no
-    /// match, while that memory is alive.
+    /// Routes `url` in temporary memory (the stack when small, else malloc); `body` receives the resolution,
+    /// nil for no match, while that memory is alive. The URL's length is checked against `maxURLLength` before
+    /// anything is sized from it, so memory is bounded by the limits, never by the caller's number.
     package func withResolution<R>(_ url: ByteSpan, query: Bool, _ body: (Resolution?) -> R) throws(RouterError) -> R {
+        try checkLength(url)
         var sizes = (scratch: 8 * url.count + 256, values: table.maxParams + 1, pairs: query ? 16 : 0)
-        while true {
-            let attempt: ResolveAttempt<R> = withBytes(sizes.scratch) { scratch in
-                withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: sizes.values) { values in
-                    withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: sizes.pairs) { pairs in
+        // The first try fits unless a rule fires or the query is long; the second has what `resolve` asked for.
+        for _ in 0..<ResolveAttempt<R>.tries {
+            let attempt: ResolveAttempt<R> = withTemporary(UInt8.self, capacity: sizes.scratch) { scratch in
+                withTemporary(ByteSpan.self, capacity: sizes.values) { values in
+                    withTemporary(QueryPair.self, capacity: sizes.pairs) { pairs in
                         var memory = ResolveMemory(
                             scratch: ByteWriter(base: scratch, capacity: sizes.scratch),
-                            values: values.baseAddress, valueCapacity: values.count,
-                            pairs: pairs.baseAddress, pairCapacity: pairs.count)
+                            values: values, valueCapacity: sizes.values, pairs: pairs, pairCapacity: sizes.pairs)
                         do throws(RouterError) {
                             switch try resolve(url, query: query, memory: &memory) {
-                            case .matched(let blob):
-                                guard let v = values.baseAddress else { return .done(body(nil)) }
-                                return .done(body(Resolution(blob, url, memory, values: v)))
+                            case .matched(let blob): return .done(body(Resolution(blob, url, memory, values: values)))
                             case .noMatch: return .done(body(nil))
                             case let .needsMemory(scratch, values, pairs): return .retry(scratch: scratch, values: values, pairs: pairs)
                             }
                         } catch {
                             return .failed(error)
                         }
-                    }
-                }
-            }
+                    } ?? .noMemory
+                } ?? .noMemory
+            } ?? .noMemory
             switch attempt {
             case .done(let value): return value
             case .failed(let error): throw error
+            case .noMemory:
+                throw RouterError(.noMemory, "out of memory: \(sizes.scratch) bytes of scratch for a URL of \(url.count) bytes")
             case let .retry(scratch, values, pairs):
                 sizes = (max(scratch, sizes.scratch), max(values, sizes.values), max(pairs, sizes.pairs))
             }
         }
+        throw ResolveAttempt<R>.exhausted(url)
     }
 
     /// Runs `body` with the URL after rewriting and whether a rule fired.
     package func withRewritten<R>(_ url: ByteSpan, _ body: (ByteSpan, Bool) -> R) throws(RouterError) -> R {
         if rewrites.isEmpty { return body(url, false) }
+        try checkLength(url)
         var capacity = max(256, 2 * url.count + 64)
-        while true {
-            let outcome = withBytes(capacity) { base -> Result<R?, RouterError> in
+        for _ in 0..<ResolveAttempt<R>.tries {
+            let outcome = withTemporary(UInt8.self, capacity: capacity) { base -> Result<R?, RouterError> in
                 var out = ByteWriter(base: base, capacity: capacity)
                 do throws(RouterError) {
                     let fired = try rewrites.rewrite(url, into: &out, limits: limits)
@@ -122,8 +131,12 @@ extension RouterState {
                     return .failure(error)
                 }
             }
+            guard let outcome else {
+                throw RouterError(.noMemory, "out of memory: \(capacity) bytes for a rewritten URL")
+            }
             if let value = try outcome.get() { return value }
         }
+        throw ResolveAttempt<R>.exhausted(url)
     }
 
     func notAbsolute(_ url: ByteSpan) -> RouterError {
@@ -153,10 +166,13 @@ enum ResolveAttempt<R> {
     case done(R)
     case retry(scratch: Int, values: Int, pairs: Int)
     case failed(RouterError)
-}
+    case noMemory
 
-/// `count` bytes of scratch memory for `body`: on the stack when small, else on the heap.
-@inline(__always)
-func withBytes<R>(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>?) -> R) -> R {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { body($0.baseAddress) }
+    /// Tries before giving up: the second always has the room the first asked for, so a third is a bug's
+    /// symptom, reported as an error rather than looped on.
+    static var tries: Int { 3 }
+
+    static func exhausted(_ url: ByteSpan) -> RouterError {
+        RouterError(.noMemory, "a lookup of a URL of \(url.count) bytes still lacked room after \(tries) tries")
+    }
 }

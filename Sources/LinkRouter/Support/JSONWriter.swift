@@ -50,21 +50,28 @@ package struct JSONWriter {
 
     package mutating func raw(_ text: String) { separator(); bytes.append(contentsOf: text.utf8); needsComma = true }
 
+    /// Writes `v`, however deep, with an explicit stack of what is left to write (no recursion).
     package mutating func value(_ v: ParamValue) {
-        switch v {
-        case .string(let s):
-            string(s)
-        case .list(let items):
-            beginArray()
-            for item in items { value(item) }
-            endArray()
-        case .object(let entries):
-            beginObject()
-            for (k, item) in entries {
-                key(k)
-                value(item)
+        enum Pending { case value(ParamValue), key(String), endArray, endObject }
+        var pending: [Pending] = [.value(v)]
+        while let next = pending.popLast() {
+            switch next {
+            case .key(let k): key(k)
+            case .endArray: endArray()
+            case .endObject: endObject()
+            case .value(.string(let s)): string(s)
+            case .value(.list(let items)):
+                beginArray()
+                pending.append(.endArray)
+                for item in items.reversed() { pending.append(.value(item)) }
+            case .value(.object(let entries)):
+                beginObject()
+                pending.append(.endObject)
+                for (k, item) in entries.reversed() {
+                    pending.append(.value(item))
+                    pending.append(.key(k))
+                }
             }
-            endObject()
         }
     }
 

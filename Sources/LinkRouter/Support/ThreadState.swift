@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,17 +10,25 @@ import Musl
 /// matching memory. One pthread key serves them all; its destructor frees them when the thread ends.
 ///
 /// A lookup must not pay for a lock or for reference counting on the router's shared snapshot, so each thread
-/// holds a strong reference to the snapshot it last used, tagged with the router's generation. A lookup checks
-/// the generation (one atomic load) and, while it is unchanged, reads the snapshot with no lock and no retain.
-/// The cache keeps a few routers, so a thread alternating between two routers does not thrash.
+/// caches a pointer to the snapshot it last used, tagged with the router's generation. A lookup checks the
+/// generation (one atomic load) and, while it is unchanged, reads the snapshot with no lock and no retain.
+/// The cache keeps a few routers, so a thread alternating between two routers does not thrash. It does not own
+/// the snapshots: each router's `SnapshotHolder` does, so that a freed router's memory is returned at once,
+/// whatever threads have used it (the cache holds only the small holder).
 package final class ThreadState {
     private struct Entry {
         var router: UInt64 = 0
         var generation: UInt64 = 0
+        /// Kept alive by `holder` for as long as this entry names it.
         var state: Unmanaged<RouterState>?
+        /// Retained while the entry is in use.
+        var holder: Unmanaged<SnapshotHolder>?
     }
 
     private static let slots = 4
+    private static let nextSerial = Atomic<UInt64>(1)
+    /// This thread's key in the routers' holders (never reused).
+    private let serial: UInt64
     /// Raw storage, not a `var` array: lookups then pay no dynamic exclusivity check.
     private let entries: UnsafeMutablePointer<Entry>
     private var nextVictim = 0
@@ -28,6 +38,7 @@ package final class ThreadState {
     @exclusivity(unchecked) var regexScratch: AnyObject?
 
     private init() {
+        serial = ThreadState.nextSerial.add(1, ordering: .relaxed).newValue
         entries = .allocate(capacity: ThreadState.slots)
         entries.initialize(repeating: Entry(), count: ThreadState.slots)
         error = .allocate(capacity: errorCapacity)
@@ -35,12 +46,21 @@ package final class ThreadState {
     }
 
     deinit {
-        for i in 0..<ThreadState.slots { entries[i].state?.release() }
+        for i in 0..<ThreadState.slots { forget(i) }
         entries.deallocate()
         error.deallocate()
     }
 
-    /// The snapshot cached for (router, generation), unretained; the cache holds it until replaced.
+    /// Empties entry `i`, releasing what its router held for this thread.
+    private func forget(_ i: Int) {
+        if let holder = entries[i].holder {
+            holder.takeUnretainedValue().drop(thread: serial)
+            holder.release()
+        }
+        entries[i] = Entry()
+    }
+
+    /// The snapshot cached for (router, generation), unretained; its router's holder keeps it until replaced.
     @inline(__always) func cached(router: UInt64, generation: UInt64) -> Unmanaged<RouterState>? {
         var i = 0
         while i < ThreadState.slots {
@@ -52,16 +72,24 @@ package final class ThreadState {
         return nil
     }
 
-    func store(router: UInt64, generation: UInt64, state: RouterState) {
+    /// Caches `state` as (router, generation), held by `holder`; the snapshot this thread held of that router
+    /// before is released, and so is a router evicted to make room.
+    func store(router: UInt64, generation: UInt64, state: RouterState, holder: SnapshotHolder) {
         var slot = -1
         for i in 0..<ThreadState.slots where entries[i].router == router { slot = i }
         if slot < 0 {
             slot = nextVictim
             nextVictim = (nextVictim + 1) % ThreadState.slots
+            forget(slot)
         }
-        let old = entries[slot].state
-        entries[slot] = Entry(router: router, generation: generation, state: .passRetained(state))
-        old?.release()
+        guard holder.hold(state, for: serial) else {
+            forget(slot)
+            return
+        }
+        if entries[slot].holder == nil { entries[slot].holder = .passRetained(holder) }
+        entries[slot].router = router
+        entries[slot].generation = generation
+        entries[slot].state = .passUnretained(state)
     }
 
     /// This thread's last error message (never NULL); valid until this thread's next failing call.

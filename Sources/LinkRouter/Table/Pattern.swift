@@ -31,6 +31,9 @@ package struct Pattern: Sendable {
         func fail(_ at: Int, _ why: String) -> RouterError { .pattern(text, at: at, why) }
 
         guard n > 0 else { throw fail(0, "empty pattern") }
+        guard n <= Limits.maxRouteText else {
+            throw RouterError(.limit, "pattern '\(excerpt(text))' is longer than maxRouteText (\(Limits.maxRouteText) bytes)")
+        }
         var i = 0
         var scheme: [UInt8]?
         if bytes[0] == ASCII.asterisk {
@@ -47,6 +50,7 @@ package struct Pattern: Sendable {
 
         var segments: [Segment] = []
         var names: [String] = []
+        var seen: Set<String> = []  // the names so far: a set, so a pattern of n parameters costs O(n), not O(n²)
         // [ segment *( "/" segment ) ] [ "/" ]: a trailing "/" after the last segment, or alone ("app:///").
         if i == n - 1 && bytes[i] == ASCII.slash { i = n }
         while i < n {
@@ -72,7 +76,11 @@ package struct Pattern: Sendable {
                     throw fail(k, "a parameter name has only letters, digits and '_'")
                 }
                 let name = nameStart == end ? "*" : String(decoding: bytes[nameStart..<end], as: UTF8.self)
-                if names.contains(name) {
+                guard names.count < Limits.maxRouteParams else {
+                    throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(Limits.maxRouteParams) parameters "
+                        + "(limit maxRouteParams)", offset: start)
+                }
+                guard seen.insert(name).inserted else {
                     throw fail(start, "parameter name '\(excerpt(name))' is used twice")
                 }
                 names.append(name)

@@ -29,36 +29,64 @@ struct Capture: BitwiseCopyable {
     var end: Int32
 }
 
+/// One level of the full search's explicit stack: a node and the next choice it tries (see `TrieWalk.descend`).
+struct SearchFrame: BitwiseCopyable {
+    enum Step: UInt8 { case enter, hostPort, literal, param, paramDone, catchAll, exhausted }
+    var node: Int32
+    var step: Step
+}
+
+/// The walk's working memory: room for one element, one capture and one search frame per level.
+struct WalkMemory {
+    let elements: UnsafeMutablePointer<SequenceElement>
+    let captures: UnsafeMutablePointer<Capture>
+    let frames: UnsafeMutablePointer<SearchFrame>
+
+    /// The bytes for `levels` levels, carved by `init(_:levels:)`; every part stays 8-byte aligned.
+    static func bytes(levels: Int) -> Int {
+        levels * (MemoryLayout<SequenceElement>.stride + MemoryLayout<Capture>.stride + MemoryLayout<SearchFrame>.stride)
+    }
+
+    init(_ raw: UnsafeMutableRawPointer, levels: Int) {
+        let e = levels * MemoryLayout<SequenceElement>.stride, c = levels * MemoryLayout<Capture>.stride
+        elements = raw.bindMemory(to: SequenceElement.self, capacity: levels)
+        captures = (raw + e).bindMemory(to: Capture.self, capacity: levels)
+        frames = (raw + e + c).bindMemory(to: SearchFrame.self, capacity: levels)
+    }
+}
+
 extension RouteTable {
     /// Matches `url` (already rewritten, parsed into `parts`) and returns the route, writing the values of its
     /// parameters (path order, catch-all last) to `values`, which has room for `maxParams + 1`.
-    /// Decoded bytes go to `scratch`; 8 × the URL's length + 64 always suffices.
-    @inline(__always)
+    /// Decoded bytes go to `scratch`; 8 × the URL's length + 64 always suffices. Throws `.noMemory` only when a
+    /// table of very deep routes needs working memory that cannot be had.
     /// (`parts` is `inout` only so that it is passed by address, not copied: the walk reads a few fields.)
+    @inline(__always)
     package func match(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
-                       values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
+                       values: UnsafeMutablePointer<ByteSpan>) throws(RouterError) -> RouteBlob? {
         guard let p = url.start else { return nil }
         // Room for one element per level. A constant size (the usual case) is a fixed slot in the frame;
-        // a size known only at run time costs a dynamic allocation and a stack check.
+        // deeper tables get one block from withTemporary (the stack when small, else malloc).
         if maxDepth < 16 {
-            return withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: 17) { elements in
-                withUnsafeTemporaryAllocation(of: Capture.self, capacity: 17) { captures in
-                    guard let e = elements.baseAddress, let c = captures.baseAddress else { return nil }
-                    let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts, elements: e, captures: c)
-                    var state = WalkState(scanAt: parts.pathStart)
-                    return walk.run(&state, scratch: &scratch, values: values)
-                }
-            }
-        }
-        let capacity = maxDepth &+ 2
-        return withUnsafeTemporaryAllocation(of: SequenceElement.self, capacity: capacity) { elements in
-            withUnsafeTemporaryAllocation(of: Capture.self, capacity: capacity) { captures in
-                guard let e = elements.baseAddress, let c = captures.baseAddress else { return nil }
-                let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts, elements: e, captures: c)
+            return withUnsafeTemporaryAllocation(byteCount: WalkMemory.bytes(levels: 17), alignment: 16) { raw in
+                guard let base = raw.baseAddress else { return nil }
+                let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts,
+                                    memory: WalkMemory(base, levels: 17))
                 var state = WalkState(scanAt: parts.pathStart)
                 return walk.run(&state, scratch: &scratch, values: values)
             }
         }
+        let levels = maxDepth &+ 2
+        let found: RouteBlob?? = withTemporary(UInt64.self, capacity: (WalkMemory.bytes(levels: levels) + 7) / 8) { raw in
+            let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts,
+                                memory: WalkMemory(UnsafeMutableRawPointer(raw), levels: levels))
+            var state = WalkState(scanAt: parts.pathStart)
+            return walk.run(&state, scratch: &scratch, values: values)
+        }
+        guard let found else {
+            throw RouterError(.noMemory, "out of memory: the search through routes \(maxDepth) segments deep")
+        }
+        return found
     }
 }
 

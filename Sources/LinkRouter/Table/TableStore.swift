@@ -54,10 +54,10 @@ struct TableStore {
         let found = findLiteral(parent, key)
         if found >= 0 { return found }
         if (edgeCount + 1) * 2 > (1 << edgeBits) { growEdges() }
-        let child = Int32(nodes.append(TrieNode()))
+        let child = Int32(truncatingIfNeeded: nodes.append(TrieNode()))  // below Int32.max: insert checked
         let stored = key.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
         let d = digest(stored, key.count, fold: false)
-        insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(key.count), child: child))
+        insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
         edgeCount += 1
         nodes[Int(parent)].literalCount += 1
         return child
@@ -81,8 +81,10 @@ struct TableStore {
         var path: [UInt8] = []
         for (i, segment) in pattern.segments.enumerated() {
             guard case .literal(let bytes) = segment else { return nil }
-            let refused: [UInt8] = i == 0 ? [ASCII.slash, ASCII.percent, ASCII.colon, ASCII.at] : [ASCII.slash, ASCII.percent]
-            if bytes.contains(where: refused.contains) { return nil }
+            let host = i == 0
+            for b in bytes where b == ASCII.slash || b == ASCII.percent || (host && (b == ASCII.colon || b == ASCII.at)) {
+                return nil
+            }
             if i > 0 {
                 path.append(ASCII.slash)
                 path += bytes
@@ -119,7 +121,7 @@ struct TableStore {
             return
         }
         let stored = bytes.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
-        statics[i] = StaticSlot(tag: tag, key: stored, length: Int32(bytes.count), route: route)
+        statics[i] = StaticSlot(tag: tag, key: stored, length: Int32(truncatingIfNeeded: bytes.count), route: route)
         staticUsed += 1
         staticLengths |= 1 << UInt64(bytes.count & 63)
     }
@@ -143,7 +145,7 @@ struct TableStore {
     mutating func paramChild(_ parent: Int32) -> Int32 {
         let existing = nodes[Int(parent)].paramChild
         if existing >= 0 { return existing }
-        let child = Int32(nodes.append(TrieNode()))
+        let child = Int32(truncatingIfNeeded: nodes.append(TrieNode()))  // below Int32.max: insert checked
         nodes[Int(parent)].paramChild = child
         return child
     }
@@ -187,6 +189,12 @@ struct TableStore {
     /// Adds a route; a pattern matching exactly the URLs of an existing one is a conflict naming it.
     /// `sequence` keeps a route's id when the store is rebuilt.
     mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil) throws(RouterError) {
+        // Nodes and routes are numbered in 32 bits (and keys measured in them: a key is at most maxRouteText
+        // bytes, which Pattern.parse checked). A table that cannot number one more route refuses it, before the
+        // walk creates anything, so the conversions below cannot fail.
+        guard nodes.count <= Int(Int32.max) - pattern.segments.count - 2, routes.count < Int(Int32.max) else {
+            throw .limit("the table holds \(routes.count) routes and \(nodes.count) nodes: no room to number more")
+        }
         guard let (scheme, node) = walk(pattern, create: true) else { return }
         let existing = terminal(node, catchAll: pattern.hasCatchAll)
         if existing >= 0, let other = blob(existing) {
@@ -197,7 +205,7 @@ struct TableStore {
             throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by route '\(excerpt(owner.pattern.string))'")
         }
         let blob = try RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
-        let id = Int32(routes.append(RouteSlot(blob: blob.base, node: node)))
+        let id = Int32(truncatingIfNeeded: routes.append(RouteSlot(blob: blob.base, node: node)))  // insert checked
         if let name = blob.name { names.insert(name, route: id) }
         if pattern.hasCatchAll {
             nodes[Int(node)].catchAllRoute = id

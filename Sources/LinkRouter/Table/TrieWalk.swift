@@ -23,9 +23,9 @@ struct TrieWalk {
     let staticEligible: Bool
     let elements: UnsafeMutablePointer<SequenceElement>
     let captures: UnsafeMutablePointer<Capture>
+    let frames: UnsafeMutablePointer<SearchFrame>
 
-    init(table: RouteTable, url: UnsafePointer<UInt8>, count: Int, parts: inout URLParts,
-         elements: UnsafeMutablePointer<SequenceElement>, captures: UnsafeMutablePointer<Capture>) {
+    init(table: RouteTable, url: UnsafePointer<UInt8>, count: Int, parts: inout URLParts, memory: WalkMemory) {
         nodes = table.nodes
         edges = table.edges
         routes = table.routes
@@ -48,8 +48,9 @@ struct TrieWalk {
         hostHasPercent = parts.hostHasPercent
         staticEligible = hostFirst && !parts.hostHasPercent && !parts.hostHasUppercase
             && parts.hostStart == parts.authorityStart && parts.hostEnd == parts.authorityEnd
-        self.elements = elements
-        self.captures = captures
+        elements = memory.elements
+        captures = memory.captures
+        frames = memory.frames
     }
 
     // MARK: Keys
@@ -146,12 +147,12 @@ struct TrieWalk {
             if c >= 0 {
                 route = staticRoute(c)
                 if route < 0 { route = greedy(c, &w, &scratch) }
-                if route < 0 { route = descend(c, 0, &w, &scratch) }
+                if route < 0 { route = descend(c, &w, &scratch) }
             }
         }
         if route < 0 && root.paramChild >= 0 {
             route = greedy(root.paramChild, &w, &scratch)
-            if route < 0 { route = descend(root.paramChild, 0, &w, &scratch) }
+            if route < 0 { route = descend(root.paramChild, &w, &scratch) }
         }
         guard route >= 0, let base = routes[Int(route)].blob else { return nil }
         let blob = RouteBlob(base: base)
@@ -262,43 +263,67 @@ struct TrieWalk {
     }
 
     /// Depth-first search in precedence order, with backtracking; the first route found is the best one.
-    func descend(_ node: Int32, _ i: Int, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
-        let n = nodes[Int(node)]
-        guard has(i, &w) else {
-            if n.route >= 0 { return n.route }
-            if n.catchAllRoute >= 0 {
-                w.catchAllStart = -1
-                return n.catchAllRoute
-            }
-            return -1
-        }
-        if n.literalCount > 0 {
-            if i == 0 {
-                let c = hostWithPortChild(node, &w, &scratch)
-                if c >= 0 {
-                    let r = descend(c, 1, &w, &scratch)
-                    if r >= 0 { return r }
+    ///
+    /// A loop over an explicit stack, `frames[i]` for the node that looks at element `i`, rather than one call per
+    /// element: a URL may have 2^20 segments (the largest maxSegments) and the calling thread a 512 KiB stack.
+    /// Each frame tries, in order, the `host:port` literal (element 0 only), the literal, `:param` (which it takes
+    /// back when that branch dead-ends), then the catch-all.
+    func descend(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
+        var i = 0
+        frames[0] = SearchFrame(node: start, step: .enter)
+        while true {
+            let node = frames[i].node
+            let n = nodes[Int(node)]
+            var child: Int32 = -1
+            switch frames[i].step {
+            case .enter:
+                guard has(i, &w) else {  // the sequence ends at this node
+                    if n.route >= 0 { return n.route }
+                    if n.catchAllRoute >= 0 {
+                        w.catchAllStart = -1
+                        return n.catchAllRoute
+                    }
+                    frames[i].step = .exhausted
+                    continue
                 }
+                frames[i].step = .hostPort
+                continue
+            case .hostPort:
+                frames[i].step = .literal
+                if i == 0 && n.literalCount > 0 { child = hostWithPortChild(node, &w, &scratch) }
+            case .literal:
+                frames[i].step = .param
+                if n.literalCount > 0 { child = literalChild(node, element: i, &scratch) }
+            case .param:
+                frames[i].step = .catchAll
+                if n.paramChild >= 0 {
+                    captures[w.captureCount] = Capture(start: elements[i].rawStart, end: elements[i].rawEnd)
+                    w.captureCount &+= 1
+                    frames[i].step = .paramDone
+                    child = n.paramChild
+                }
+            case .paramDone:  // the :param branch dead-ended: give its capture back
+                w.captureCount &-= 1
+                frames[i].step = .catchAll
+                continue
+            case .catchAll:
+                if n.catchAllRoute >= 0 {
+                    w.catchAllStart = Int(elements[i].rawStart)
+                    w.catchAllFromHost = i == 0 && hostFirst
+                    return n.catchAllRoute
+                }
+                frames[i].step = .exhausted
+                continue
+            case .exhausted:  // back to the parent, which tries its next choice
+                if i == 0 { return -1 }
+                i &-= 1
+                continue
             }
-            let c = literalChild(node, element: i, &scratch)
-            if c >= 0 {
-                let r = descend(c, i &+ 1, &w, &scratch)
-                if r >= 0 { return r }
+            if child >= 0 {
+                i &+= 1
+                frames[i] = SearchFrame(node: child, step: .enter)
             }
         }
-        if n.paramChild >= 0 {
-            captures[w.captureCount] = Capture(start: elements[i].rawStart, end: elements[i].rawEnd)
-            w.captureCount &+= 1
-            let r = descend(n.paramChild, i &+ 1, &w, &scratch)
-            if r >= 0 { return r }
-            w.captureCount &-= 1
-        }
-        if n.catchAllRoute >= 0 {
-            w.catchAllStart = Int(elements[i].rawStart)
-            w.catchAllFromHost = i == 0 && hostFirst
-            return n.catchAllRoute
-        }
-        return -1
     }
 
     /// The catch-all's value: the elements from `catchAllStart` on, as written, joined with "/" (empty ones

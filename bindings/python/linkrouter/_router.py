@@ -65,6 +65,7 @@ class Limit(enum.IntEnum):
     NESTING = 4       #: deepest bracket key still nested in ``params``; deeper keys stay flat; default 32
     REGEX_MATCH = 5   #: PCRE2 match limit of a rewrite regex, per URL and rule; default 10000
     REGEX_DEPTH = 6   #: PCRE2 depth limit of a rewrite regex; default 1000
+    REGEX_START = 7   #: a rewrite regex is tried at start offsets up to this byte only; default 1024
 
 
 def _limit(limit: Union[Limit, int, str]) -> int:

@@ -24,31 +24,57 @@ class TSVRow(NamedTuple):
 
 
 def data_file(name: str) -> str:
-    """A route set: Tests/Data in the repository, else shared/data beside it."""
-    for d in (os.path.join(REPO_ROOT, "Tests", "Data"), os.path.join(REPO_ROOT, "..", "shared", "data")):
-        path = os.path.join(d, name)
-        if os.path.exists(path):
-            return path
-    pytest.skip("route set %s not found" % name)
-    raise AssertionError  # unreachable
+    """A data file of Tests/Data. A missing one fails the run (it is never a skip: a test that cannot read its
+    table has proved nothing)."""
+    path = os.path.join(REPO_ROOT, "Tests", "Data", name)
+    if not os.path.exists(path):
+        raise FileNotFoundError("test data %s is missing" % path)
+    return path
+
+
+# The shape of each table of semantics.json: a row of the wrong shape fails the load instead of being dropped.
+_SHAPES = {
+    "routes": lambda r: isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r),
+    "match": lambda r: isinstance(r, dict) and isinstance(r.get("url"), str) and isinstance(r.get("group"), str)
+    and (r.get("target") is None or isinstance(r["target"], str)) and isinstance(r.get("params"), dict)
+    and set(r) <= {"group", "url", "target", "params", "extra", "fragment", "nested"},
+    "malformed": lambda r: isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and type(r[1]) is int,
+    "wellFormed": lambda r: isinstance(r, str),
+    "conflicts": lambda r: isinstance(r, list) and len(r) == 3 and isinstance(r[0], str) and isinstance(r[1], str)
+    and isinstance(r[2], bool),
+}
 
 
 def semantics_table() -> dict:
-    """Tests/Data/semantics.json: SPEC §2-4 as tables, shared with the Swift suite."""
+    """Tests/Data/semantics.json: SPEC §2-4 as tables, shared with the Swift suite. Read strictly: a missing or
+    malformed file, a row of the wrong shape, or a table whose size is not the file's "counts" raises, which
+    fails the collection of every module that reads it."""
     import json
-    with open(os.path.join(REPO_ROOT, "Tests", "Data", "semantics.json"), encoding="utf-8") as f:
-        return json.load(f)
+    with open(data_file("semantics.json"), encoding="utf-8") as f:
+        table = json.load(f)
+    counts = table["counts"]
+    for key, shape in _SHAPES.items():
+        rows = table[key]
+        for i, row in enumerate(rows):
+            if not shape(row):
+                raise ValueError("semantics.json: %s[%d] is not of the expected shape: %r" % (key, i, row))
+        if len(rows) != counts[key]:
+            raise ValueError("semantics.json: %d rows in %s, but counts says %d" % (len(rows), key, counts[key]))
+    return table
 
 
 def load_tsv(name: str) -> List[TSVRow]:
-    """Columns: id, pattern, url, params (`name=value;...`)."""
+    """Columns: id, pattern, url, params (`name=value;...`). A line that is neither a comment nor three or four
+    columns raises instead of being skipped."""
     rows = []
     with open(data_file(name), encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             line = line.rstrip("\r\n")
             if not line or line.startswith("#"):
                 continue
             cols = line.split("\t")
+            if len(cols) not in (3, 4):
+                raise ValueError("%s:%d: %d columns, expected 3 or 4" % (name, number, len(cols)))
             params: Dict[str, str] = {}
             if len(cols) > 3 and cols[3]:
                 for pair in cols[3].split(";"):

@@ -1,17 +1,14 @@
-"""Hostile input from Python: every row gets a documented outcome -- a Match, None, or a LinkRouterError subclass
-with the C status code -- within a bounded time, and a refused change leaves the router as it was.
+"""Hostile input from Python: every row gets its exact outcome -- a Match, None, or a LinkRouterError subclass
+with the C status code -- and a refused change leaves the router as it was. Work is bounded by counts (the
+limits), never measured against a clock: a time budget only makes a suite flaky on a loaded machine.
 
 The same tables as Tests/C/test_badinput.c and Tests/LinkRouterTests/BadInputTests.swift, through the API of
 SPEC section 7 (Router.add/resolve/can_route/remove/add_rewrite/remove_rewrite/rewrite, close(), the context
 manager). Extras of this binding (bytes URLs, add_many, set_limit) are used where it has them.
-
-LR_TEST_TIME_SCALE multiplies the time budget (slow machines, sanitizers).
 """
 from __future__ import annotations
 
-import os
 import threading
-import time
 
 import pytest
 
@@ -25,8 +22,6 @@ from linkrouter import (
     PatternError,
     RegexError,
 )
-
-BUDGET = 1.0 * float(os.environ.get("LR_TEST_TIME_SCALE", "1") or 1)
 
 BASE_ROUTES = [
     ("app://user/:id", "User"),
@@ -61,20 +56,6 @@ def assert_unchanged(r):
     for url, target in PROBES:
         m = r.resolve(url)
         assert m is not None and m.target == target, url
-
-
-class Timer:
-    def __init__(self, what):
-        self.what = what
-
-    def __enter__(self):
-        self.t0 = time.monotonic()
-        return self
-
-    def __exit__(self, *exc):
-        elapsed = time.monotonic() - self.t0
-        assert elapsed < BUDGET, "%s took %.2f s" % (self.what, elapsed)
-        return False
 
 
 def outcome(fn, *args):
@@ -130,16 +111,14 @@ def test_lone_surrogates_are_invalid_urls(router, url):
     assert_unchanged(router)
 
 
-ANY = object()  # matches or not, without an error
-
 URLS = [
     ("empty", "", InvalidURLError),
     ("no scheme", "nourl", InvalidURLError),
     ("path only", "/just/a/path", InvalidURLError),
     ("empty scheme", "://x", InvalidURLError),
     ("digit scheme", "1a://x", InvalidURLError),
-    ("scheme only", "app:", ANY),
-    ("slashes only", "app://////", ANY),
+    ("scheme only", "app:", None),  # an empty match sequence: no route of the base table takes it
+    ("slashes only", "app://////", None),
     ("lone %", "app://user/%", "User"),
     ("% and one digit", "app://user/%4", "User"),
     ("%zz", "app://user/%zz", "User"),
@@ -148,7 +127,7 @@ URLS = [
     ("escaped NUL", "app://user/%00", "User"),
     ("malformed query", "app://user/1?%=%&%%=%4&a%zz=b%", "User"),
     ("many @", "app://a@b@c@user/1", "User"),
-    ("unclosed [", "app://[::1/x", ANY),
+    ("unclosed [", "app://[::1/x", None),  # host "[::1", which no route names
     ("huge port", "app://user:99999999999999999999999/1", "User"),
     ("CR LF", "app://user/1\r\nX-Injected: 1", "User"),
     ("raw UTF-8 and spaces", "app://user/中 国?nation=中国", "User"),
@@ -170,11 +149,10 @@ URLS = [
 
 @pytest.mark.parametrize("label,url,expected", URLS, ids=[x[0] for x in URLS])
 def test_url_table(router, label, url, expected):
-    with Timer(label):
-        kind, value = outcome(router.resolve, url)
-        can_kind, can_value = outcome(router.can_route, url)
-    if expected is ANY:
-        assert kind == "ok", value
+    kind, value = outcome(router.resolve, url)
+    can_kind, can_value = outcome(router.can_route, url)
+    if expected is None:
+        assert (kind, value) == ("ok", None)
     elif isinstance(expected, str):
         assert kind == "ok" and value is not None and value.target == expected, (kind, value)
         assert isinstance(value.params, dict)
@@ -198,8 +176,7 @@ def test_decoded_nul_and_nul_characters_keep_their_values(router):
 
 def test_deep_brackets_stay_flat(router):
     key = "k" + "[x]" * 10_000
-    with Timer("10,000 levels"):
-        m = router.resolve("app://user/1?%s=v" % key)
+    m = router.resolve("app://user/1?%s=v" % key)
     assert m is not None
     assert m.params["id"] == "1"
     # Beyond the nesting limit the key stays flat, as written: nothing is lost.
@@ -224,8 +201,7 @@ PATTERNS = [
 
 @pytest.mark.parametrize("pattern,error,offset", PATTERNS, ids=[repr(p[0][:30]) for p in PATTERNS])
 def test_pattern_table(router, pattern, error, offset):
-    with Timer(pattern[:30]):
-        kind, value = outcome(router.add, pattern, "Bad")
+    kind, value = outcome(router.add, pattern, "Bad")
     assert (kind, value) == ("error", error)
     if offset is not None:
         with pytest.raises(PatternError) as info:
@@ -284,25 +260,22 @@ def test_catastrophic_regexes_are_bounded(regex):
     with linkrouter.Router() as r:
         r.add("app://user/:id", "User")
         r.add_rewrite(regex, "app://user/caught")
-        for i, subject in enumerate(SUBJECTS):
-            with Timer("rewrite: %s on subject %d" % (regex, i)):
-                kind, value = outcome(r.rewrite, subject)
+        for subject in SUBJECTS:
+            kind, value = outcome(r.rewrite, subject)
             assert kind == "ok" or value is LimitError, (kind, value)
-            with Timer("resolve: %s on subject %d" % (regex, i)):
-                kind, value = outcome(r.resolve, subject)
+            kind, value = outcome(r.resolve, subject)
             assert kind == "ok" or value in (LimitError, InvalidURLError), (kind, value)
 
 
 @pytest.mark.parametrize("regex", ["(\\w|\\d)+$", "(a|b|ab)+$"])
 def test_jit_match_limit_bounds_the_whole_search(regex):
     # B9 (found here, fixed by LR_LIMIT_REGEX_START): 64 KiB of runs of 9,900 'a' between '!' kept each start
-    # offset under the match limit of 10,000 while the whole search cost 1.2-2 s.
+    # offset under the match limit of 10,000 while the whole search cost 1.2-2 s. Now the search stops at start
+    # offset 1,024, none of which matches: no rewrite, after at most 1,024 x 10,000 steps.
     runs = "".join("!" if i % 9901 == 9900 or i == 65534 else "a" for i in range(65535))
     with linkrouter.Router() as r:
         r.add_rewrite(regex, "app://user/x")
-        with Timer("rewrite: %s on 64 KiB of runs" % regex):
-            kind, value = outcome(r.rewrite, runs)
-        assert kind == "ok" or value is LimitError
+        assert outcome(r.rewrite, runs) == ("ok", None)
 
 
 # ---- Bulk adds ---------------------------------------------------------------------------------------------
@@ -314,9 +287,8 @@ def test_one_bad_route_among_five_thousand(router, bad, error):
         pytest.skip("no add_many in this binding")
     routes = [("bulk://item/%d/:id" % i, "Bulk") for i in range(5000)]
     routes[2500] = (bad, "Bad")
-    with Timer("bulk add"):
-        with pytest.raises(error) as info:
-            router.add_many(routes)
+    with pytest.raises(error) as info:
+        router.add_many(routes)
     assert info.value.index == 2500
     assert_unchanged(router)
     assert router.resolve("bulk://item/1/x") is None

@@ -31,6 +31,7 @@ def test_github_route_set(order, how):
 
 def test_scale_1000():
     rows = load_tsv("scale-1000.tsv")
+    assert len(rows) == 1000
     r = linkrouter.Router()
     for row in rows:
         r.add(row.pattern, row.id)

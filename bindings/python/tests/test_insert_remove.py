@@ -12,6 +12,15 @@ from linkrouter import ConflictError, InvalidURLError, LimitError, MisuseError, 
 # Tests/Data/semantics.json, shared with Tests/LinkRouterTests/InsertRemoveTests.swift.
 _TABLE = semantics_table()
 MALFORMED = [tuple(x) for x in _TABLE["malformed"]]  # (pattern, byte offset of the error)
+WELL_FORMED = list(_TABLE["wellFormed"])
+CONFLICTS = [tuple(x) for x in _TABLE["conflicts"]]  # (existing, new, conflicts?)
+
+
+def test_every_row_runs():
+    # One test per row of each table: exactly the rows the file declares (conftest checked their shape).
+    counts = _TABLE["counts"]
+    assert (len(MALFORMED), len(WELL_FORMED), len(CONFLICTS)) == (counts["malformed"], counts["wellFormed"],
+                                                                  counts["conflicts"])
 
 
 @pytest.mark.parametrize("pattern, offset", MALFORMED, ids=[repr(p) for p, _ in MALFORMED])
@@ -25,8 +34,6 @@ def test_malformed_pattern(router, pattern, offset):
     assert str(e) == e.message
     assert len(router) == 0
 
-
-WELL_FORMED = list(_TABLE["wellFormed"])
 
 
 @pytest.mark.parametrize("pattern", WELL_FORMED)
@@ -42,9 +49,6 @@ def test_unusual_literals_match(router):
                         ("app://a b/c", "app://a b/c"), ("app://a%20b/c", "app://a b/c"),
                         ("app://x:8080/y", "app://x:8080/y"), ("app://", "app://")]:
         assert router.resolve(url).target == target, url
-
-
-CONFLICTS = [tuple(x) for x in _TABLE["conflicts"]]  # (existing, new, conflicts?)
 
 
 @pytest.mark.parametrize("existing, new, conflicts", CONFLICTS, ids=["%s+%s" % (a, b) for a, b, _ in CONFLICTS])
@@ -177,9 +181,20 @@ def test_limits_are_configurable(router):
     assert router.get_limit(linkrouter.Limit.URL_LENGTH) == 65536
 
 
+def test_limit_enum_is_the_headers():
+    # Every LR_LIMIT_* of Include/linkrouter.h, with its value, and nothing else (REGEX_START was missing).
+    import os
+    import re
+    header = os.path.join(os.path.dirname(__file__), "..", "..", "..", "Include", "linkrouter.h")
+    with open(header, encoding="utf-8") as f:
+        declared = {m.group(1): int(m.group(2)) for m in re.finditer(r"\bLR_LIMIT_(\w+)\s*=\s*(\d+)", f.read())}
+    assert len(declared) == 7
+    assert {m.name: int(m) for m in linkrouter.Limit} == declared
+
+
 def test_limit_defaults_and_names(router):
     defaults = {"URL_LENGTH": 65536, "SEGMENTS": 1024, "PARAMS": 1024, "NESTING": 32, "REGEX_MATCH": 10000,
-                "REGEX_DEPTH": 1000}
+                "REGEX_DEPTH": 1000, "REGEX_START": 1024}
     for name, value in defaults.items():
         assert router.get_limit(name) == value
         assert router.get_limit(linkrouter.Limit[name]) == value

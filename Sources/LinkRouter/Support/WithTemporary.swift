@@ -1,0 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Runs `body` with room for `capacity` values of `T` (uninitialized): on the stack when it takes 1 KiB or less,
+/// else from malloc. Returns nil when the memory cannot be had — a size that overflows, or malloc failing — and
+/// the caller reports `.noMemory`. `withUnsafeTemporaryAllocation` would trap on the first and abort the host on
+/// the second (Swift's allocator does not return NULL); sizes here come from URLs and limits, so neither may.
+@inline(__always)
+package func withTemporary<T, R>(_ type: T.Type, capacity: Int, _ body: (UnsafeMutablePointer<T>) -> R) -> R? {
+    let (bytes, overflow) = max(capacity, 1).multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+    guard !overflow else { return nil }
+    if bytes <= 1024 {  // what withUnsafeTemporaryAllocation puts on the stack
+        return withUnsafeTemporaryAllocation(of: T.self, capacity: max(capacity, 1)) { $0.baseAddress.map(body) }
+    }
+    // malloc's alignment (16 on 64-bit glibc and musl) suits every type the lookups use.
+    guard MemoryLayout<T>.alignment <= 16, let raw = malloc(bytes) else { return nil }
+    defer { free(raw) }
+    return body(raw.bindMemory(to: T.self, capacity: max(capacity, 1)))
+}

@@ -1,0 +1,577 @@
+/*
+ * test_open.c -- opening URLs through the C ABI: every handler kind, exactly-once replies and timeouts, guards
+ * in order, allow / deny / defer, park-then-resume with extras and context, a full queue, the unmatched handler,
+ * executors, open_async, logging, releases, re-entrant handlers, and opens from threads while guards flip and
+ * routes change.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "linkrouter.h"
+
+static int failures;
+
+#define EXPECT_INT(actual, expected)                                                                     \
+    do {                                                                                                  \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                                   \
+        if (a_ != e_) {                                                                                   \
+            fprintf(stderr, "%s:%d: %s = %lld, expected %lld (last error: %s)\n", __FILE__, __LINE__,     \
+                    #actual, a_, e_, lr_last_error());                                                    \
+            failures++;                                                                                   \
+        }                                                                                                 \
+    } while (0)
+
+#define EXPECT_STR(actual, expected)                                                                      \
+    do {                                                                                                  \
+        const char *a_ = (actual), *e_ = (expected);                                                      \
+        if ((a_ == NULL) != (e_ == NULL) || (a_ && strcmp(a_, e_) != 0)) {                                \
+            fprintf(stderr, "%s:%d: %s = \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #actual,        \
+                    a_ ? a_ : "(null)", e_ ? e_ : "(null)");                                              \
+            failures++;                                                                                   \
+        }                                                                                                 \
+    } while (0)
+
+/* ---- Small helpers: a log of strings, shared by callbacks on any thread. ---- */
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char events[64][160];
+static int event_count;
+
+static void note(const char *fmt, const char *a, const char *b)
+{
+    pthread_mutex_lock(&log_lock);
+    if (event_count < 64) snprintf(events[event_count++], sizeof events[0], fmt, a ? a : "", b ? b : "");
+    pthread_mutex_unlock(&log_lock);
+}
+
+static void reset_events(void) { pthread_mutex_lock(&log_lock); event_count = 0; pthread_mutex_unlock(&log_lock); }
+
+static void expect_events(const char *const *expected, int n, int line)
+{
+    pthread_mutex_lock(&log_lock);
+    int ok = event_count == n;
+    for (int i = 0; ok && i < n; i++) ok = strcmp(events[i], expected[i]) == 0;
+    if (!ok) {
+        fprintf(stderr, "test_open.c:%d: events differ; got %d:\n", line, event_count);
+        for (int i = 0; i < event_count; i++) fprintf(stderr, "  %s\n", events[i]);
+        failures++;
+    }
+    pthread_mutex_unlock(&log_lock);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* ---- Handlers ---- */
+
+/* Returns a static string naming the id parameter; "fire and forget" when the route has none. */
+static char results[8][64];
+static int detail(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)context; (void)message;
+    int slot = user_data ? *(int *)user_data : 0;
+    const char *id = lr_match_get(m, "id");
+    snprintf(results[slot], sizeof results[0], "detail %s", id ? id : "-");
+    *result = results[slot];
+    return LR_OK;
+}
+
+static int failing(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)result;
+    *message = "the class has no such method";
+    return LR_ENOTFOUND;
+}
+
+static int reads_context(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)user_data; (void)message;
+    note("%s ctx=%s", lr_match_get(m, "targetclass"), context ? (const char *)context : "(none)");
+    *result = context;
+    return LR_OK;
+}
+
+/* An asynchronous handler that replies from a new thread after a few milliseconds. */
+struct later { lr_reply reply; int twice; int statuses[3]; };
+static struct later later_state;
+static void *reply_later(void *arg)
+{
+    struct later *l = arg;
+    sleep_ms(5);
+    l->statuses[0] = lr_reply_send(l->reply, "async value");
+    if (l->twice) {
+        l->statuses[1] = lr_reply_send(l->reply, "second");
+        l->statuses[2] = lr_reply_fail(l->reply, LR_EHANDLER, "third");
+    }
+    return NULL;
+}
+
+static void async_handler(const lr_match *m, void *context, void *user_data, lr_reply reply)
+{
+    (void)m; (void)context; (void)user_data;
+    pthread_t t;
+    later_state.reply = reply;
+    pthread_create(&t, NULL, reply_later, &later_state);
+    pthread_detach(t);
+}
+
+static lr_reply held_reply;
+static void silent_handler(const lr_match *m, void *context, void *user_data, lr_reply reply)
+{
+    (void)m; (void)context; (void)user_data;
+    held_reply = reply;  /* never answered in time */
+}
+
+static int releases;
+static void count_release(void *user_data) { (void)user_data; __atomic_add_fetch(&releases, 1, __ATOMIC_SEQ_CST); }
+
+static void test_handler_kinds(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    int slot0 = 0;
+    lr_handler sync = {detail, NULL, &slot0, count_release};
+    EXPECT_INT(lr_router_handle(r, "protocol://page/routerDetails/:id", &sync), LR_OK);
+    void *result = NULL;
+    EXPECT_INT(lr_router_open(r, "protocol://page/routerDetails/42", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "detail 42");
+
+    /* Extras outrank path parameters. */
+    const char *names[] = {"id"}, *values[] = {"extra"};
+    lr_open_options opts = {names, values, 1, NULL, NULL, NULL, 0};
+    EXPECT_INT(lr_router_open(r, "protocol://page/routerDetails/42", &opts, &result), LR_OK);
+    EXPECT_STR((const char *)result, "detail extra");
+
+    /* Async: the reply comes later from another thread; completing it again is refused. */
+    lr_handler async = {NULL, async_handler, NULL, count_release};
+    EXPECT_INT(lr_router_handle(r, "protocol://page/RouterCallbackDetails", &async), LR_OK);
+    later_state.twice = 1;
+    EXPECT_INT(lr_router_open(r, "protocol://page/RouterCallbackDetails?nickname=x", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "async value");
+    sleep_ms(30);
+    EXPECT_INT(later_state.statuses[0], LR_OK);
+    EXPECT_INT(later_state.statuses[1], LR_EREPLIED);
+    EXPECT_INT(later_state.statuses[2], LR_EREPLIED);
+    EXPECT_INT(lr_reply_send((lr_reply)1 << 60, NULL), LR_EREPLIED);  /* an id never handed out */
+    EXPECT_INT(lr_reply_fail(later_state.reply, 3, "not negative"), LR_EMISUSE);
+
+    /* A reply that never comes: the open times out, and the late reply is told so. */
+    lr_handler silent = {NULL, silent_handler, NULL, count_release};
+    EXPECT_INT(lr_router_handle(r, "app://silent", &silent), LR_OK);
+    lr_open_options quick = {NULL, NULL, 0, NULL, NULL, NULL, 20};
+    EXPECT_INT(lr_router_open(r, "app://silent", &quick, &result), LR_ETIMEOUT);
+    EXPECT_INT(lr_reply_send(held_reply, "late"), LR_ETIMEOUT);
+    EXPECT_INT(lr_reply_send(held_reply, "later"), LR_EREPLIED);
+
+    /* A handler's own error code and message reach the caller. */
+    lr_handler fail = {failing, NULL, NULL, count_release};
+    EXPECT_INT(lr_router_handle(r, "mediator://Missing/pushToModule/:p", &fail), LR_OK);
+    EXPECT_INT(lr_router_open(r, "mediator://Missing/pushToModule/1", NULL, &result), LR_ENOTFOUND);
+    EXPECT_STR(lr_last_error(), "the class has no such method");
+
+    /* A handler with neither or both calls is refused, and nothing is released for it. */
+    lr_handler neither = {NULL, NULL, NULL, count_release}, both = {detail, async_handler, NULL, count_release};
+    EXPECT_INT(lr_router_handle(r, "app://n", &neither), LR_EMISUSE);
+    EXPECT_INT(lr_router_handle(r, "app://b", &both), LR_EMISUSE);
+    /* A conflicting registration keeps nothing and releases nothing. */
+    EXPECT_INT(lr_router_handle(r, "app://silent", &sync), LR_ECONFLICT);
+    EXPECT_INT(releases, 0);
+
+    /* A route without a handler, then a handler for its target. */
+    EXPECT_INT(lr_router_add(r, "app://user/:id", "UserPage"), LR_OK);
+    EXPECT_INT(lr_router_open(r, "app://user/7", NULL, &result), LR_ENOTFOUND);
+    int slot1 = 1;
+    lr_handler by_target = {detail, NULL, &slot1, count_release};
+    EXPECT_INT(lr_router_handle_target(r, "UserPage", &by_target), LR_OK);
+    EXPECT_INT(lr_router_open(r, "app://user/7", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "detail 7");
+
+    /* Removing a route drops its handler; freeing the router releases every user_data once. */
+    EXPECT_INT(lr_router_remove(r, "protocol://page/routerDetails/:x"), LR_OK);
+    EXPECT_INT(lr_router_open(r, "protocol://page/routerDetails/1", NULL, &result), LR_NOMATCH);
+    lr_router_free(r);
+    sleep_ms(30);  /* the timer of the timed-out open lets go of its reply */
+    EXPECT_INT(releases, 5);  /* sync, async, silent, fail, by_target */
+}
+
+/* ---- Unmatched ---- */
+
+static int unmatched(const char *url, void *context, void *user_data, void **result, const char **message)
+{
+    (void)context; (void)user_data; (void)message;
+    note("unmatched %s%s", url, "");
+    *result = "web page";
+    return LR_OK;
+}
+
+static void test_unmatched(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    void *result = (void *)1;
+    EXPECT_INT(lr_router_open(r, "app://nowhere", NULL, &result), LR_NOMATCH);
+    EXPECT_INT(result == NULL, 1);
+    reset_events();
+    EXPECT_INT(lr_router_set_unmatched(r, unmatched, NULL, NULL), LR_OK);
+    EXPECT_INT(lr_router_can_route(r, "app://nowhere"), 0);  /* can_route never calls it */
+    EXPECT_INT(lr_router_open(r, "app://nowhere?x=1", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "web page");
+    const char *seen[] = {"unmatched app://nowhere?x=1"};
+    expect_events(seen, 1, __LINE__);
+    EXPECT_INT(lr_router_set_unmatched(r, NULL, NULL, NULL), LR_OK);
+    EXPECT_INT(lr_router_open(r, "app://nowhere", NULL, &result), LR_NOMATCH);
+    lr_router_free(r);
+}
+
+/* ---- Guards ---- */
+
+static int logged_in;
+static int guard(const lr_match *m, void *context, void *user_data, const char **message)
+{
+    (void)context;
+    const char *name = user_data;
+    note("guard %s %s", name, lr_match_url(m));
+    if (strcmp(name, "veto") == 0 && strcmp(lr_match_host(m), "blocked") == 0) {
+        *message = "no blocked pages";
+        return LR_DENY;
+    }
+    if (strcmp(name, "login") == 0 && !__atomic_load_n(&logged_in, __ATOMIC_SEQ_CST)) return LR_DEFER;
+    return LR_ALLOW;
+}
+
+struct seen { int count; char urls[8][96]; char contexts[8][16]; };
+static void collect(const char *url, void *context, void *data)
+{
+    struct seen *s = data;
+    if (s->count < 8) {
+        snprintf(s->urls[s->count], sizeof s->urls[0], "%s", url);
+        snprintf(s->contexts[s->count], sizeof s->contexts[0], "%s", context ? (const char *)context : "");
+        s->count++;
+    }
+}
+
+static void each_outcome(const lr_outcome *o, void *data)
+{
+    struct seen *s = data;
+    if (s->count < 8) {
+        snprintf(s->urls[s->count], sizeof s->urls[0], "%d %s", o->status, o->result ? (const char *)o->result : "-");
+        s->count++;
+    }
+}
+
+static void test_guards_and_deferred_opens(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    EXPECT_INT(lr_router_add_guard(r, "veto", LR_GUARD_GLOBAL, guard, "veto", NULL), LR_OK);
+    EXPECT_INT(lr_router_add_guard(r, "login", 0, guard, "login", NULL), LR_OK);
+    EXPECT_INT(lr_router_add_guard(r, "x", 4, guard, "x", NULL), LR_EMISUSE);
+    lr_handler h = {reads_context, NULL, NULL, NULL};
+    const char *requires[] = {"login"};
+    const char *meta_keys[] = {"transition"}, *meta_values[] = {"push"};
+    lr_route routes[] = {
+        {"xksquare://com.dynamic", "Dynamic", "dynamic", NULL, 0, NULL, NULL, 0, &h},
+        {"xksquare://com.authDynamic", "AuthDynamic", "authDynamic", requires, 1, meta_keys, meta_values, 1, &h},
+        {"app://blocked/*rest", NULL, NULL, NULL, 0, NULL, NULL, 0, &h},
+    };
+    EXPECT_INT(lr_router_add_routes(r, routes, 3, NULL), LR_OK);
+    lr_match *m;
+    EXPECT_INT(lr_router_resolve(r, "xksquare://com.authDynamic?x=1", &m), LR_OK);
+    EXPECT_STR(lr_match_name(m), "authDynamic");
+    EXPECT_INT(lr_match_requires_count(m), 1);
+    EXPECT_STR(lr_match_requires(m, 0), "login");
+    EXPECT_STR(lr_match_meta(m, "transition"), "push");
+    lr_match_free(m);
+
+    void *result;
+    reset_events();
+    EXPECT_INT(lr_router_open(r, "xksquare://com.dynamic?targetclass=Public", NULL, &result), LR_OK);
+    EXPECT_INT(lr_router_open(r, "app://blocked/page", NULL, &result), LR_EDENIED);
+    EXPECT_STR(lr_last_error(), "no blocked pages");
+    /* Logged out: the login-required links are parked, in order, with their extras and contexts. */
+    const char *xn[] = {"from"}, *xv[] = {"push"};
+    lr_open_options o1 = {xn, xv, 1, "ctx-orders", NULL, NULL, 0}, o2 = {NULL, NULL, 0, "ctx-wallet", NULL, NULL, 0};
+    EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?targetclass=Orders", &o1, &result), LR_DEFERRED);
+    EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?targetclass=Wallet", &o2, &result), LR_DEFERRED);
+    const char *order[] = {
+        "guard veto xksquare://com.dynamic?targetclass=Public", "Public ctx=(none)",
+        "guard veto app://blocked/page",
+        "guard veto xksquare://com.authDynamic?targetclass=Orders", "guard login xksquare://com.authDynamic?targetclass=Orders",
+        "guard veto xksquare://com.authDynamic?targetclass=Wallet", "guard login xksquare://com.authDynamic?targetclass=Wallet",
+    };
+    expect_events(order, 7, __LINE__);
+    struct seen pending = {0};
+    size_t n = 0;
+    EXPECT_INT(lr_router_pending(r, "login", collect, &pending, &n), LR_OK);
+    EXPECT_INT(n, 2);
+    EXPECT_STR(pending.urls[0], "xksquare://com.authDynamic?targetclass=Orders");
+    EXPECT_STR(pending.contexts[1], "ctx-wallet");
+
+    /* Logged in: resume replays both, in order, with their contexts. */
+    __atomic_store_n(&logged_in, 1, __ATOMIC_SEQ_CST);
+    reset_events();
+    struct seen outcomes = {0};
+    EXPECT_INT(lr_router_resume(r, "login", each_outcome, &outcomes, &n), LR_OK);
+    EXPECT_INT(n, 2);
+    EXPECT_STR(outcomes.urls[0], "0 ctx-orders");
+    EXPECT_STR(outcomes.urls[1], "0 ctx-wallet");
+    EXPECT_INT(lr_router_pending(r, "login", NULL, NULL, &n), LR_OK);
+    EXPECT_INT(n, 0);
+
+    /* A full queue refuses the new open; nothing parked is lost; drop_pending hands the contexts back. */
+    __atomic_store_n(&logged_in, 0, __ATOMIC_SEQ_CST);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_PENDING, 2), LR_OK);
+    EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?n=1", &o1, &result), LR_DEFERRED);
+    EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?n=2", &o2, &result), LR_DEFERRED);
+    EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?n=3", &o2, &result), LR_ELIMIT);
+    struct seen dropped = {0};
+    EXPECT_INT(lr_router_drop_pending(r, "login", collect, &dropped, &n), LR_OK);
+    EXPECT_INT(n, 2);
+    EXPECT_STR(dropped.contexts[0], "ctx-orders");
+
+    /* A required guard that is not registered denies. */
+    EXPECT_INT(lr_router_remove_guard(r, "login"), LR_OK);
+    EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic", NULL, &result), LR_EDENIED);
+    EXPECT_INT(lr_router_remove_guard(r, "login"), LR_ENOTFOUND);
+    lr_router_free(r);
+}
+
+/* ---- Executors and open_async ---- */
+
+struct job { void (*work)(void *); void *arg; };
+static void *run_job(void *p)
+{
+    struct job *j = p;
+    j->work(j->arg);
+    free(j);
+    return NULL;
+}
+
+static int dispatched;
+static void thread_executor(void *executor, void (*work)(void *), void *arg)
+{
+    (void)executor;
+    __atomic_add_fetch(&dispatched, 1, __ATOMIC_SEQ_CST);
+    struct job *j = malloc(sizeof *j);
+    j->work = work;
+    j->arg = arg;
+    pthread_t t;
+    pthread_create(&t, NULL, run_job, j);
+    pthread_detach(t);
+}
+
+static pthread_t main_thread;
+static int on_other_thread(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)message;
+    *result = pthread_equal(pthread_self(), main_thread) ? "caller" : "executor";
+    return LR_OK;
+}
+
+static pthread_mutex_t done_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t done_cond = PTHREAD_COND_INITIALIZER;
+static int done_calls;
+static char done_text[64];
+static void done(const lr_outcome *o, void *data)
+{
+    pthread_mutex_lock(&done_lock);
+    done_calls++;
+    snprintf(done_text, sizeof done_text, "%d %s %s %s", o->status, o->result ? (const char *)o->result : "-", o->url,
+             (const char *)data);
+    pthread_cond_signal(&done_cond);
+    pthread_mutex_unlock(&done_lock);
+}
+
+static void test_executors(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    main_thread = pthread_self();
+    lr_handler h = {on_other_thread, NULL, NULL, NULL};
+    EXPECT_INT(lr_router_handle(r, "mediator://OneViewController/pushToModule/:param", &h), LR_OK);
+    lr_open_options on_pool = {NULL, NULL, 0, NULL, thread_executor, NULL, 0};
+    void *result;
+    EXPECT_INT(lr_router_open(r, "mediator://OneViewController/pushToModule/1", &on_pool, &result), LR_OK);
+    EXPECT_STR((const char *)result, "executor");
+    EXPECT_INT(lr_router_open(r, "mediator://OneViewController/pushToModule/1", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "caller");
+    EXPECT_INT(dispatched, 1);
+
+    EXPECT_INT(lr_router_open_async(r, "mediator://OneViewController/pushToModule/2", &on_pool, done, "data"), LR_OK);
+    pthread_mutex_lock(&done_lock);
+    while (done_calls == 0) pthread_cond_wait(&done_cond, &done_lock);
+    pthread_mutex_unlock(&done_lock);
+    sleep_ms(10);
+    EXPECT_INT(done_calls, 1);
+    EXPECT_STR(done_text, "0 executor mediator://OneViewController/pushToModule/2 data");
+    EXPECT_INT(lr_router_open_async(r, "app://x", NULL, NULL, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_open_async(r, NULL, NULL, done, NULL), LR_EMISUSE);
+    lr_router_free(r);
+}
+
+/* ---- Logging ---- */
+
+static void log_line(int level, const char *message, void *user_data)
+{
+    (void)user_data;
+    char prefix[8];
+    snprintf(prefix, sizeof prefix, "%d", level);
+    note("%s %s", prefix, message);
+}
+
+static int fire_and_forget(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)result; (void)message;
+    return LR_OK;
+}
+
+static void test_logging(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    lr_handler h = {fire_and_forget, NULL, NULL, NULL};
+    EXPECT_INT(lr_router_handle(r, "protocol://page/:id", &h), LR_OK);
+    EXPECT_INT(lr_router_add_rewrite(r, "^https://www.amazon.com/search/(.*)$", "protocol://page/$1"), LR_OK);
+    reset_events();
+    void *result;
+    EXPECT_INT(lr_router_open(r, "protocol://page/1", NULL, &result), LR_OK);
+    expect_events(NULL, 0, __LINE__);  /* off by default */
+    releases = 0;
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_INFO, log_line, NULL, count_release), LR_OK);
+    EXPECT_INT(lr_router_open(r, "https://www.amazon.com/search/Atomic_bomb", NULL, &result), LR_OK);
+    EXPECT_INT(lr_router_open(r, "app://none", NULL, &result), LR_NOMATCH);
+    const char *lines[] = {
+        "3 rewrote https://www.amazon.com/search/Atomic_bomb to protocol://page/Atomic_bomb",
+        "3 matched https://www.amazon.com/search/Atomic_bomb to protocol://page/:id (target protocol://page/:id)",
+        "3 no route for app://none, and no unmatched handler",
+    };
+    expect_events(lines, 3, __LINE__);
+    EXPECT_INT(lr_router_set_log(r, 9, log_line, NULL, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_OFF, NULL, NULL, NULL), LR_OK);
+    reset_events();
+    EXPECT_INT(lr_router_open(r, "app://none", NULL, &result), LR_NOMATCH);
+    expect_events(NULL, 0, __LINE__);
+    lr_router_free(r);
+    EXPECT_INT(releases, 1);
+}
+
+/* ---- Re-entrancy and threads ---- */
+
+static lr_router *shared;
+static int reentrant(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)message;
+    void *inner = NULL;
+    int rc = lr_router_open(shared, "app://inner", NULL, &inner);
+    lr_handler h = {fire_and_forget, NULL, NULL, NULL};
+    lr_router_handle(shared, "app://added", &h);
+    size_t n;
+    lr_router_resume(shared, "none", NULL, NULL, &n);
+    *result = rc == LR_OK ? inner : NULL;
+    return LR_OK;
+}
+
+static int inner(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)message;
+    *result = "inner";
+    return LR_OK;
+}
+
+static int returns_user_data(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)message;
+    *result = user_data;
+    return LR_OK;
+}
+
+static int stop;
+static void *churn(void *arg)
+{
+    (void)arg;
+    char pattern[64];
+    lr_handler h = {fire_and_forget, NULL, NULL, NULL};
+    for (int i = 0; !__atomic_load_n(&stop, __ATOMIC_SEQ_CST); i++) {
+        snprintf(pattern, sizeof pattern, "app://churn/%d", i);
+        lr_router_handle(shared, pattern, &h);
+        __atomic_store_n(&logged_in, i % 2, __ATOMIC_SEQ_CST);
+        lr_router_resume(shared, "login", NULL, NULL, NULL);
+        if (i > 0) {
+            snprintf(pattern, sizeof pattern, "app://churn/%d", i - 1);
+            lr_router_remove(shared, pattern);
+        }
+    }
+    return NULL;
+}
+
+static int bad_outcomes;
+static void *opener(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2000; i++) {
+        void *result;
+        int rc = lr_router_open(shared, "app://free/1", NULL, &result);
+        if (rc != LR_OK || strcmp((const char *)result, "free") != 0) __atomic_add_fetch(&bad_outcomes, 1, __ATOMIC_SEQ_CST);
+        rc = lr_router_open(shared, "app://auth/2", NULL, &result);
+        if (!(rc == LR_OK && strcmp((const char *)result, "auth") == 0) && rc != LR_DEFERRED)
+            __atomic_add_fetch(&bad_outcomes, 1, __ATOMIC_SEQ_CST);
+    }
+    return NULL;
+}
+
+static void test_reentrancy_and_threads(void)
+{
+    lr_router_new(&shared);
+    lr_handler outer_h = {reentrant, NULL, NULL, NULL}, inner_h = {inner, NULL, NULL, NULL};
+    EXPECT_INT(lr_router_handle(shared, "app://outer", &outer_h), LR_OK);
+    EXPECT_INT(lr_router_handle(shared, "app://inner", &inner_h), LR_OK);
+    void *result;
+    EXPECT_INT(lr_router_open(shared, "app://outer", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "inner");
+    EXPECT_INT(lr_router_can_route(shared, "app://added"), 1);
+
+    lr_handler free_h = {returns_user_data, NULL, "free", NULL}, auth_h = {returns_user_data, NULL, "auth", NULL};
+    const char *requires[] = {"login"};
+    lr_route routes[] = {
+        {"app://free/:id", NULL, NULL, NULL, 0, NULL, NULL, 0, &free_h},
+        {"app://auth/:id", NULL, NULL, requires, 1, NULL, NULL, 0, &auth_h},
+    };
+    EXPECT_INT(lr_router_add_routes(shared, routes, 2, NULL), LR_OK);
+    EXPECT_INT(lr_router_add_guard(shared, "login", 0, guard, "login", NULL), LR_OK);
+    EXPECT_INT(lr_router_set_limit(shared, LR_LIMIT_PENDING, 1 << 20), LR_OK);
+    pthread_t threads[4], churner;
+    pthread_create(&churner, NULL, churn, NULL);
+    for (int i = 0; i < 4; i++) pthread_create(&threads[i], NULL, opener, NULL);
+    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
+    __atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
+    pthread_join(churner, NULL);
+    EXPECT_INT(bad_outcomes, 0);
+    __atomic_store_n(&logged_in, 1, __ATOMIC_SEQ_CST);
+    size_t n;
+    lr_router_resume(shared, "login", NULL, NULL, &n);
+    EXPECT_INT(lr_router_pending(shared, "login", NULL, NULL, &n), LR_OK);
+    EXPECT_INT(n, 0);
+    lr_router_free(shared);
+}
+
+int main(void)
+{
+    test_handler_kinds();
+    test_unmatched();
+    test_guards_and_deferred_opens();
+    test_executors();
+    test_logging();
+    test_reentrancy_and_threads();
+    if (failures) {
+        fprintf(stderr, "test_open: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_open: all passed\n");
+    return 0;
+}
