@@ -97,6 +97,7 @@ class TableError(LinkRouterError):
     def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
                  problems: Optional[List[TableProblem]] = None) -> None:
         super().__init__(message, code, index)
+        self.offset = None  # the problems carry their own offsets, in their reasons
         self.problems: List[TableProblem] = list(problems) if problems is not None else _problems_of(message)
 
     def __reduce__(self) -> Any:

@@ -14,6 +14,7 @@ from ._errors import InvalidURLError, LinkRouterError, MisuseError
 from ._convert import c_url as _c_url, text as _text, url_bytes as _url_bytes
 from ._native import LR_ELIMIT, LR_NOMATCH, check, lib
 from ._opening import Opening, meta_from_metadata
+from ._tables import Tables
 from ._params import nested
 
 __all__ = ["Limit", "Match", "Router", "binding"]
@@ -415,7 +416,7 @@ if _speedups is not None:
     _MATCH_TYPES = (_PackedMatch, Match)
 
 
-class Router(_ResolveBase, Opening):
+class Router(_ResolveBase, Opening, Tables):
     """A routing table and its rewrite rules (an ``lr_router``).
 
     Safe to share between threads: resolves, adds and removes may run at once (the library publishes table

@@ -179,7 +179,8 @@ def test_limits_are_configurable(router):
 
 def test_limit_defaults_and_names(router):
     defaults = {"URL_LENGTH": 65536, "SEGMENTS": 1024, "PARAMS": 1024, "NESTING": 32, "REGEX_MATCH": 10000,
-                "REGEX_DEPTH": 1000}
+                "REGEX_DEPTH": 1000, "REGEX_START": 1024, "PENDING": 64, "REPLY_TIMEOUT_MS": 10000}
+    assert set(defaults) == set(linkrouter.Limit.__members__)
     for name, value in defaults.items():
         assert router.get_limit(name) == value
         assert router.get_limit(linkrouter.Limit[name]) == value
