@@ -240,7 +240,7 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _MATCH_TYPES):
             return NotImplemented
-        return self.as_dict() == other.as_dict()
+        return self.as_dict() == other.as_dict()  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
