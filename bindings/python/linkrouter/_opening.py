@@ -186,7 +186,7 @@ class Opening:
         (no route and no unmatched handler, or a route without a handler), DeniedError,
         linkrouter.TimeoutError, LimitError (a full queue), InvalidURLError."""
         h, u, names, values, loop = self._prepare(url, extra, executor)
-        entry = _dispatch.new_open(self._opens, u.decode("utf-8"), extra, context, executor, loop)
+        entry = _dispatch.new_open(self._opens, u.decode("utf-8", "replace"), extra, context, executor, loop)
         try:
             opts, keep = _dispatch.options(entry, names, values, timeout)
         except BaseException:
@@ -206,7 +206,7 @@ class Opening:
         thread. Cancelling the await cancels an ``async def`` handler still running."""
         running = asyncio.get_running_loop()
         h, u, names, values, loop = self._prepare(url, extra, executor)
-        entry = _dispatch.new_open(self._opens, u.decode("utf-8"), extra, context, executor, loop or running)
+        entry = _dispatch.new_open(self._opens, u.decode("utf-8", "replace"), extra, context, executor, loop or running)
         try:
             opts, keep = _dispatch.options(entry, names, values, timeout)
         except BaseException:
