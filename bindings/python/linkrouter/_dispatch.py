@@ -391,9 +391,10 @@ def _on_async_handler(m: int, context: Optional[int], user_data: Optional[int], 
 
 def _run_coroutine(coro: Any, reply: "Reply", entry: Optional[_Open]) -> None:
     """Runs an async def handler's coroutine and replies with its outcome: on the open's event loop (open_async's,
-    or an asyncio loop given as the executor), else to completion in a new event loop on this thread."""
+    or an asyncio loop given as the executor), else (none, or closed since: a parked open resumed later) to
+    completion in a new event loop on this thread."""
     loop = entry.loop if entry is not None else None
-    if loop is None:
+    if loop is None or loop.is_closed():
         if _running_loop() is not None:
             coro.close()
             raise RuntimeError("an async def handler was opened from a running event loop's own thread with a "

@@ -293,3 +293,19 @@ def test_pending_of_an_unknown_guard_is_empty(r):
     with pytest.raises(TypeError):
         r.pending(None)
     assert _dispatch._COLLECTORS == {}
+
+
+def test_an_open_async_parked_then_resumed_after_its_loop_closed(r):
+    session = Session()
+    r.guard("login")(lambda m: True if session.logged_in else DEFER)
+
+    @r.route("app://later", requires=["login"])
+    async def later(m):
+        return "later %s" % (asyncio.get_running_loop() is not m.context)
+
+    async def park():
+        return await r.open_async("app://later", context=asyncio.get_running_loop())
+
+    assert asyncio.run(park()) is DEFER  # that loop is closed now
+    session.user = "u"
+    assert r.resume("login") == ["later True"]  # run in a new event loop on the resuming thread
