@@ -7,11 +7,14 @@ import Musl
 /// A value set once by one thread and awaited by another: a blocking `open` waits on one for its result.
 /// pthread primitives, so ThreadSanitizer sees the hand-off.
 final class Latch<Value: Sendable>: @unchecked Sendable {
-    // SAFETY: `value` is only touched between pthread_mutex_lock and pthread_mutex_unlock of `mutex`; both
-    // pthread objects live at fixed heap addresses for the object's lifetime.
+    // SAFETY: `slot` and `isSet` are only touched between pthread_mutex_lock and pthread_mutex_unlock of `mutex`;
+    // the pthread objects and the slot live at fixed heap addresses for the object's lifetime.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let cond: UnsafeMutablePointer<pthread_cond_t>
-    private var value: Value?
+    /// The value, initialized once `isSet`. (A flag and a slot rather than an Optional: an enum's nil test may
+    /// read payload bytes a set value never wrote, which memcheck reports although the branch does not use them.)
+    private let slot: UnsafeMutablePointer<Value>
+    private var isSet = false
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -20,9 +23,12 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
         cond = .allocate(capacity: 1)
         cond.initialize(to: pthread_cond_t())
         pthread_cond_init(cond, nil)
+        slot = .allocate(capacity: 1)
     }
 
     deinit {
+        if isSet { slot.deinitialize(count: 1) }
+        slot.deallocate()
         pthread_cond_destroy(cond)
         pthread_mutex_destroy(mutex)
         cond.deallocate()
@@ -32,7 +38,10 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
     /// Sets the value (the first set wins) and wakes the waiter.
     func set(_ v: Value) {
         pthread_mutex_lock(mutex)
-        if value == nil { value = v }
+        if !isSet {
+            slot.initialize(to: v)
+            isSet = true
+        }
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
     }
@@ -41,9 +50,7 @@ final class Latch<Value: Sendable>: @unchecked Sendable {
     func wait() -> Value {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while true {
-            if let value { return value }
-            pthread_cond_wait(cond, mutex)
-        }
+        while !isSet { pthread_cond_wait(cond, mutex) }
+        return slot.pointee
     }
 }

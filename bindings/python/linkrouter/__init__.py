@@ -14,8 +14,11 @@ that same copy (see ``linkrouter.binding``).
 """
 from __future__ import annotations
 
+from ._dispatch import DEFER, LogLevel, OpenMatch, OpenRequest, Reply
 from ._errors import (
     ConflictError,
+    DeniedError,
+    HandlerError,
     InvalidURLError,
     LimitError,
     LinkRouterError,
@@ -25,7 +28,10 @@ from ._errors import (
     NotFoundError,
     PatternError,
     RegexError,
+    ReplyError,
     TableError,
+    TableProblem,
+    TimeoutError,
 )
 from ._native import EXPECTED_VERSION as _EXPECTED, lib as _lib, version_text as _version_text
 # binding: how Router.resolve reaches the library, "c-extension" (linkrouter/_speedups.c) or "ctypes" (the
@@ -50,7 +56,8 @@ def errstr(code: int) -> str:
 
 
 __all__ = [
-    "ConflictError", "InvalidURLError", "Limit", "LimitError", "LinkRouterError", "LinkRouterIOError",
-    "LinkRouterMemoryError", "Match", "MisuseError", "NotFoundError", "PatternError", "RegexError", "Router",
-    "TableError", "binding", "errstr", "library_path", "library_version",
+    "ConflictError", "DEFER", "DeniedError", "HandlerError", "InvalidURLError", "Limit", "LimitError",
+    "LinkRouterError", "LinkRouterIOError", "LinkRouterMemoryError", "LogLevel", "Match", "MisuseError",
+    "NotFoundError", "OpenMatch", "OpenRequest", "PatternError", "RegexError", "Reply", "ReplyError", "Router",
+    "TableError", "TableProblem", "TimeoutError", "binding", "errstr", "library_path", "library_version",
 ]

@@ -1,8 +1,9 @@
 """The exceptions of linkrouter, one per status code of the C ABI (Include/linkrouter.h, enum lr_status)."""
 from __future__ import annotations
 
+import builtins
 import re
-from typing import Any, Dict, Optional, Type
+from typing import Any, Dict, List, NamedTuple, Optional, Type
 
 _OFFSET = re.compile(r"\bat byte (\d+)")
 _INDEX = re.compile(r"^(?:route|rewrite rule) (\d+):")
@@ -72,15 +73,48 @@ class LimitError(LinkRouterError):
 
 
 class NotFoundError(LinkRouterError, LookupError):
-    """LR_ENOTFOUND (-7): the route or rewrite rule to remove does not exist."""
+    """LR_ENOTFOUND (-7): the route or rewrite rule to remove does not exist, no route has that name
+    (``url_for``), or ``open`` found no route and there is no unmatched handler, or a route without a handler."""
 
     code = -7
 
 
+class TableProblem(NamedTuple):
+    """One problem of a route table document: where (an RFC 6901 JSON pointer, "" for the whole document), the
+    status code it would give alone, and why."""
+
+    pointer: str
+    code: int
+    reason: str
+
+
 class TableError(LinkRouterError):
-    """LR_ETABLE (-8): a malformed route table file."""
+    """LR_ETABLE (-8): a route table document the router refused; nothing was changed. ``problems`` lists every
+    problem as a :class:`TableProblem` (pointer, code, reason), in document order; the message has one per line."""
 
     code = -8
+
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
+                 problems: Optional[List[TableProblem]] = None) -> None:
+        super().__init__(message, code, index)
+        self.offset = None  # the problems carry their own offsets, in their reasons
+        self.problems: List[TableProblem] = list(problems) if problems is not None else _problems_of(message)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.message, self.code, self.index, self.problems))
+
+
+def _problems_of(message: str) -> List[TableProblem]:
+    """The problems of an LR_ETABLE message ("<pointer>: <reason>" per line), each with code LR_ETABLE: the
+    fallback when the structured report (lr_router_check_json) is not at hand."""
+    problems = []
+    for line in message.splitlines():
+        pointer, sep, reason = line.partition(": ")
+        if sep and (pointer == "" or pointer.startswith("/")):
+            problems.append(TableProblem(pointer, -8, reason))
+        elif line:
+            problems.append(TableProblem("", -8, line))
+    return problems
 
 
 class LinkRouterIOError(LinkRouterError, OSError):
@@ -98,10 +132,41 @@ class LinkRouterMemoryError(LinkRouterError, MemoryError):
     code = -10
 
 
+class DeniedError(LinkRouterError):
+    """LR_EDENIED (-11): a guard denied the URL (the message is the guard's), or a guard the route requires is not
+    registered."""
+
+    code = -11
+
+
+class TimeoutError(LinkRouterError, builtins.TimeoutError):
+    """LR_ETIMEOUT (-12): the handler did not reply within the timeout; also a reply sent after its open stopped
+    waiting. Also a builtin ``TimeoutError``."""
+
+    code = -12
+
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None) -> None:
+        LinkRouterError.__init__(self, message, code, index)
+
+
+class ReplyError(LinkRouterError):
+    """LR_EREPLIED (-13): a reply completed a second time."""
+
+    code = -13
+
+
+class HandlerError(LinkRouterError):
+    """LR_EHANDLER (-14): a handler failed without an exception of its own to report (a callback handler that
+    dropped its reply without answering)."""
+
+    code = -14
+
+
 _BY_CODE: Dict[int, Type[LinkRouterError]] = {
     cls.code: cls
     for cls in (MisuseError, InvalidURLError, PatternError, ConflictError, RegexError, LimitError, NotFoundError,
-                TableError, LinkRouterIOError, LinkRouterMemoryError)
+                TableError, LinkRouterIOError, LinkRouterMemoryError, DeniedError, TimeoutError, ReplyError,
+                HandlerError)
 }
 
 

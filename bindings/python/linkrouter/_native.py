@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from ctypes import POINTER, c_char_p, c_int, c_size_t, c_void_p
+from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_size_t, c_uint32, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
 
 from ._errors import LinkRouterError, error_for_code
@@ -27,15 +27,88 @@ EXPECTED_VERSION = 100
 
 LR_OK = 0
 LR_NOMATCH = 1
+LR_DEFERRED = 2
 LR_EMISUSE = -1
 LR_EINVAL = -2
 LR_ELIMIT = -6
+LR_ENOTFOUND = -7
+LR_ETABLE = -8
+LR_EDENIED = -11
+LR_ETIMEOUT = -12
+LR_EREPLIED = -13
+LR_EHANDLER = -14
+
+LR_GUARD_GLOBAL = 1
+LR_LOAD_REPLACE = 0
+LR_LOAD_MERGE = 1
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 c_char_pp = POINTER(c_char_p)
 c_void_pp = POINTER(c_void_p)
 c_size_p = POINTER(c_size_t)
+
+# -- Opening URLs: the callback types and structures of the header's "Opening URLs" section. ----------------------
+# Pointers the library only hands back (user_data, contexts, results, executors) are c_void_p: the binding passes
+# small integer tokens there, never the address of a Python object (see _dispatch.py).
+
+#: int (*)(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+HANDLER_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_void_pp, c_char_pp)
+#: void (*)(const lr_match *m, void *context, void *user_data, lr_reply reply)
+ASYNC_HANDLER_FN = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p, c_uint64)
+#: void (*)(void *user_data)
+RELEASE_FN = CFUNCTYPE(None, c_void_p)
+#: int (*)(const char *url, void *context, void *user_data, void **result, const char **message)
+UNMATCHED_FN = CFUNCTYPE(c_int, c_char_p, c_void_p, c_void_p, c_void_pp, c_char_pp)
+#: int (*)(const lr_match *m, void *context, void *user_data, const char **message)
+GUARD_FN = CFUNCTYPE(c_int, c_void_p, c_void_p, c_void_p, c_char_pp)
+#: void (*)(void *arg): the work a dispatch function runs
+WORK_FN = CFUNCTYPE(None, c_void_p)
+#: void (*)(void *executor, void (*work)(void *), void *arg); work arrives as an address (see call_work)
+DISPATCH_FN = CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)
+#: void (*)(const char *url, void *context, void *data)
+VISIT_FN = CFUNCTYPE(None, c_char_p, c_void_p, c_void_p)
+#: void (*)(int level, const char *message, void *user_data)
+LOG_FN = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+
+
+class Handler(Structure):
+    """struct lr_handler: exactly one of call and call_async is set."""
+
+    _fields_ = [("call", HANDLER_FN), ("call_async", ASYNC_HANDLER_FN), ("user_data", c_void_p),
+                ("release", RELEASE_FN)]
+
+
+class Route(Structure):
+    """struct lr_route, for lr_router_add_routes."""
+
+    _fields_ = [("pattern", c_char_p), ("target", c_char_p), ("name", c_char_p), ("requires", c_char_pp),
+                ("requires_count", c_size_t), ("meta_keys", c_char_pp), ("meta_values", c_char_pp),
+                ("meta_count", c_size_t), ("handler", POINTER(Handler))]
+
+
+class OpenOptions(Structure):
+    """struct lr_open_options."""
+
+    _fields_ = [("extra_names", c_char_pp), ("extra_values", c_char_pp), ("extra_count", c_size_t),
+                ("context", c_void_p), ("dispatch", DISPATCH_FN), ("executor", c_void_p),
+                ("timeout_ms", c_uint32)]
+
+
+class Outcome(Structure):
+    """struct lr_outcome: what an open came to (lr_router_open_async, lr_router_resume)."""
+
+    _fields_ = [("status", c_int), ("result", c_void_p), ("message", c_char_p), ("url", c_char_p),
+                ("context", c_void_p)]
+
+
+#: void (*)(const lr_outcome *outcome, void *done_data)
+DONE_FN = CFUNCTYPE(None, POINTER(Outcome), c_void_p)
+
+# NULL function pointers, for the arguments that take one (a declared function-pointer argument refuses None).
+NO_UNMATCHED = UNMATCHED_FN()
+NO_LOG = LOG_FN()
+NO_RELEASE = RELEASE_FN()
 
 # Every function of Include/linkrouter.h: (name, restype, argtypes). Handles are c_void_p. Strings the library
 # allocates for the caller come back through a c_void_p out-parameter (an address, freed with lr_string_free),
@@ -79,7 +152,15 @@ _FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("lr_match_query_count", c_size_t, (c_void_p,)),
     ("lr_match_query_name", c_char_p, (c_void_p, c_size_t)),
     ("lr_match_query_value", c_char_p, (c_void_p, c_size_t)),
+    ("lr_match_route_id", c_uint32, (c_void_p,)),
+    ("lr_match_meta_count", c_size_t, (c_void_p,)),
+    ("lr_match_meta_name", c_char_p, (c_void_p, c_size_t)),
+    ("lr_match_meta_value", c_char_p, (c_void_p, c_size_t)),
+    ("lr_match_meta", c_char_p, (c_void_p, c_char_p)),
+    ("lr_match_requires_count", c_size_t, (c_void_p,)),
+    ("lr_match_requires", c_char_p, (c_void_p, c_size_t)),
     ("lr_match_to_json", c_int, (c_void_p, c_void_pp)),
+    ("lr_match_clone", c_int, (c_void_p, c_void_pp)),
     ("lr_match_free", None, (c_void_p,)),
     # rewrite rules
     ("lr_router_add_rewrite", c_int, (c_void_p, c_char_p, c_char_p)),
@@ -88,6 +169,30 @@ _FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("lr_router_clear_rewrites", c_int, (c_void_p,)),
     ("lr_router_rewrite", c_int, (c_void_p, c_char_p, c_void_pp)),
     ("lr_string_free", None, (c_void_p,)),
+    # route tables
+    ("lr_router_load_json", c_int, (c_void_p, c_char_p, c_size_t, c_int)),
+    ("lr_router_load_file", c_int, (c_void_p, c_char_p, c_int)),
+    ("lr_router_check_json", c_int, (c_void_p, c_char_p, c_size_t, c_int, c_void_pp)),
+    ("lr_router_check_file", c_int, (c_void_p, c_char_p, c_int, c_void_pp)),
+    ("lr_router_to_json", c_int, (c_void_p, c_void_pp)),
+    ("lr_router_build_url", c_int, (c_void_p, c_char_p, c_char_pp, c_char_pp, c_size_t, c_void_pp)),
+    ("lr_router_explain", c_int, (c_void_p, c_char_p, c_void_pp)),
+    ("lr_router_explain_text", c_int, (c_void_p, c_char_p, c_void_pp)),
+    # opening URLs
+    ("lr_router_handle", c_int, (c_void_p, c_char_p, POINTER(Handler))),
+    ("lr_router_add_routes", c_int, (c_void_p, POINTER(Route), c_size_t, c_size_p)),
+    ("lr_router_handle_target", c_int, (c_void_p, c_char_p, POINTER(Handler))),
+    ("lr_reply_send", c_int, (c_uint64, c_void_p)),
+    ("lr_reply_fail", c_int, (c_uint64, c_int, c_char_p)),
+    ("lr_router_set_unmatched", c_int, (c_void_p, UNMATCHED_FN, c_void_p, RELEASE_FN)),
+    ("lr_router_add_guard", c_int, (c_void_p, c_char_p, c_int, GUARD_FN, c_void_p, RELEASE_FN)),
+    ("lr_router_remove_guard", c_int, (c_void_p, c_char_p)),
+    ("lr_router_open", c_int, (c_void_p, c_char_p, POINTER(OpenOptions), c_void_pp)),
+    ("lr_router_open_async", c_int, (c_void_p, c_char_p, POINTER(OpenOptions), DONE_FN, c_void_p)),
+    ("lr_router_resume", c_int, (c_void_p, c_char_p, DONE_FN, c_void_p, c_size_p)),
+    ("lr_router_pending", c_int, (c_void_p, c_char_p, VISIT_FN, c_void_p, c_size_p)),
+    ("lr_router_drop_pending", c_int, (c_void_p, c_char_p, VISIT_FN, c_void_p, c_size_p)),
+    ("lr_router_set_log", c_int, (c_void_p, c_int, LOG_FN, c_void_p, RELEASE_FN)),
 )
 
 
@@ -220,6 +325,7 @@ def string_array(items: List[bytes]) -> "ctypes.Array[c_char_p]":
 new_handle = c_void_p
 new_size = c_size_t
 byref = ctypes.byref
+pointer = ctypes.pointer
 ArgumentError = ctypes.ArgumentError
 
 
@@ -235,7 +341,25 @@ def void_out() -> c_void_p:
     return c_void_p()
 
 
+def call_work(work: int, arg: Optional[int]) -> None:
+    """Runs the work a dispatch function was handed: work(arg), through ctypes (the GIL is released meanwhile)."""
+    WORK_FN(work)(arg)
+
+
+def set_out(cell: Any, value: Any) -> None:
+    """Writes an out-parameter a callback was given (``void **`` or ``const char **``), when it is not NULL."""
+    if cell:
+        cell[0] = value
+
+
+def text_at(address: Optional[int]) -> str:
+    """A NUL-terminated string the library lends (a const char * as an int), as str; "" for NULL."""
+    return ctypes.string_at(address).decode("utf-8", "replace") if address else ""
+
+
 __all__ = [
+    "ASYNC_HANDLER_FN", "DISPATCH_FN", "DONE_FN", "GUARD_FN", "HANDLER_FN", "LOG_FN", "RELEASE_FN", "UNMATCHED_FN",
+    "VISIT_FN", "WORK_FN", "NO_LOG", "NO_RELEASE", "NO_UNMATCHED", "Handler", "OpenOptions", "Outcome", "Route", "call_work", "set_out", "text_at",
     "EXPECTED_VERSION", "LIBRARY_ENV", "LIBRARY_NAME", "Library", "check", "error", "last_error", "lib", "load",
     "take_string", "version_text",
 ]

@@ -7,11 +7,14 @@ import os
 import struct
 import threading
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from . import _native
+from . import _dispatch, _native
 from ._errors import InvalidURLError, LinkRouterError, MisuseError
+from ._convert import c_url as _c_url, text as _text, url_bytes as _url_bytes
 from ._native import LR_ELIMIT, LR_NOMATCH, check, lib
+from ._opening import Opening, meta_from_metadata
+from ._tables import Tables
 from ._params import nested
 
 __all__ = ["Limit", "Match", "Router", "binding"]
@@ -63,9 +66,11 @@ class Limit(enum.IntEnum):
     SEGMENTS = 2      #: most path segments, host included, in a URL or pattern; default 1024
     PARAMS = 3        #: most query pairs in a URL; default 1024
     NESTING = 4       #: deepest bracket key still nested in ``params``; deeper keys stay flat; default 32
-    REGEX_MATCH = 5   #: PCRE2 match limit of a rewrite regex, per URL and rule; default 10000
+    REGEX_MATCH = 5   #: PCRE2 match limit of a rewrite regex, per start offset; default 10000
     REGEX_DEPTH = 6   #: PCRE2 depth limit of a rewrite regex; default 1000
     REGEX_START = 7   #: a rewrite regex is tried at start offsets up to this byte only; default 1024
+    PENDING = 8       #: most opens one guard's queue holds (a full queue: LimitError); default 64
+    REPLY_TIMEOUT_MS = 9  #: how long open waits for a handler when no timeout is given, ms; default 10000
 
 
 def _limit(limit: Union[Limit, int, str]) -> int:
@@ -82,39 +87,6 @@ def _limit(limit: Union[Limit, int, str]) -> int:
     if not -(1 << 31) <= limit < 1 << 31:
         raise MisuseError("unknown limit %d" % limit)
     return int(limit)
-
-
-def _text(s: Any, what: str) -> bytes:
-    """A str argument as NUL-terminated UTF-8 for the C ABI; InvalidURLError (LR_EINVAL) when it cannot be."""
-    if type(s) is not str:
-        if isinstance(s, str):
-            s = str(s)
-        elif isinstance(s, (bytes, bytearray, memoryview)):
-            s = bytes(s)
-            if b"\0" in s:
-                raise InvalidURLError("%s contains a NUL character" % what)
-            return s
-        else:
-            raise TypeError("%s must be str, not %s" % (what, type(s).__name__))
-    try:
-        b = s.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise InvalidURLError("%s is not valid UTF-8 text: %s" % (what, e)) from None
-    if b"\0" in b:
-        raise InvalidURLError("%s contains a NUL character" % what)
-    return b
-
-
-def _url_bytes(url: Any) -> bytes:
-    """The URL's UTF-8 bytes (NUL characters allowed: the packed call takes a length)."""
-    if isinstance(url, str):
-        try:
-            return str(url).encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise InvalidURLError("url is not valid UTF-8 text: %s" % e) from None
-    if isinstance(url, (bytes, bytearray, memoryview)):
-        return bytes(url)
-    raise TypeError("url must be str or bytes, not %s" % type(url).__name__)
 
 
 def _strings(data: bytes, t: Tuple[int, ...]) -> List[str]:
@@ -268,7 +240,7 @@ class Match:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _MATCH_TYPES):
             return NotImplemented
-        return self.as_dict() == other.as_dict()
+        return self.as_dict() == other.as_dict()  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
@@ -444,7 +416,7 @@ if _speedups is not None:
     _MATCH_TYPES = (_PackedMatch, Match)
 
 
-class Router(_ResolveBase):
+class Router(_ResolveBase, Opening, Tables):
     """A routing table and its rewrite rules (an ``lr_router``).
 
     Safe to share between threads: resolves, adds and removes may run at once (the library publishes table
@@ -457,7 +429,8 @@ class Router(_ResolveBase):
         h = _native.new_handle()
         check(lib.lr_router_new(_native.byref(h)))
         self._h: Any = h
-        self._finalizer = weakref.finalize(self, lib.lr_router_free, h)
+        self._opens: Set[int] = set()  # tokens of this router's opens in flight or parked (_dispatch)
+        self._finalizer = weakref.finalize(self, _dispatch.free_router, h, self._opens)
         self._routes: Dict[int, Tuple[Any, ...]] = {}
         self._nesting = self.get_limit(Limit.NESTING)
 
@@ -497,10 +470,19 @@ class Router(_ResolveBase):
         existing route), LimitError (more segments than Limit.SEGMENTS)."""
         check(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")))
 
-    def add_route(self, pattern: str, target: str, name: Optional[str] = None,
-                  metadata: Optional[str] = None) -> None:
-        """Adds a route that also carries a name and metadata (free text, JSON by convention), both reported
-        by its matches."""
+    def add_route(self, pattern: str, target: str, name: Optional[str] = None, metadata: Optional[str] = None, *,
+                  requires: Sequence[str] = (), meta: Optional[Mapping[str, str]] = None) -> None:
+        """Adds a route that also carries a name (unique in the router), its meta (string key/values, given as
+        the dict ``meta`` or as ``metadata``, the JSON text of such an object) and the guards it ``requires`` (in
+        the order they run), all reported by its matches. ConflictError also for a name another route has;
+        InvalidURLError for metadata that is not a JSON object of strings."""
+        if meta is not None and metadata is not None:
+            raise TypeError("add_route takes meta or metadata, not both")
+        if requires or meta is not None:
+            if metadata is not None:
+                meta = meta_from_metadata(metadata)
+            self.add_route_spec(pattern, target, name, requires, meta, None)
+            return
         check(lib.lr_router_add_route(self._handle(), _text(pattern, "pattern"), _text(target, "target"),
                                       None if name is None else _text(name, "name"),
                                       None if metadata is None else _text(metadata, "metadata")))
@@ -621,12 +603,6 @@ class Router(_ResolveBase):
         n = _native.new_size()
         check(lib.lr_router_get_limit(self._handle(), _limit(limit), _native.byref(n)))
         return n.value
-
-
-def _c_url(b: bytes) -> bytes:
-    if b"\0" in b:
-        raise InvalidURLError("url contains a NUL character")
-    return b
 
 
 def ctypes_router() -> Router:

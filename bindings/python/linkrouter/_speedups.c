@@ -64,6 +64,7 @@ static PyObject *raise_error;         /* _native.error(code) -> the exception fo
 static PyObject *nested_params;       /* _params.nested(path_params, query, max_depth) */
 static PyObject *url_bytes;           /* _router._url_bytes(url): any other URL object as bytes, or raises */
 static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API, shared with the ctypes path */
+static PyObject *json_loads;          /* json.loads: a route's metadata as a dict */
 static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
 static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
 
@@ -72,7 +73,7 @@ enum { HEADER_WORDS = 8, FIXED_STRINGS = 10 };
 #define MAX_URL_LENGTH ((size_t)1 << 30)  /* the largest LR_LIMIT_URL_LENGTH a router takes */
 enum { S_TARGET, S_PATTERN, S_NAME, S_METADATA, S_ROUTED, S_SCHEME, S_HOST, S_PORT, S_PATH, S_FRAGMENT };
 enum { FLAG_REWRITTEN = 1, FLAG_NAME = 2, FLAG_METADATA = 4 };
-enum { INFO_TARGET, INFO_PATTERN, INFO_NAME, INFO_METADATA, INFO_NAMES, INFO_SIZE };
+enum { INFO_TARGET, INFO_PATTERN, INFO_NAME, INFO_METADATA, INFO_NAMES, INFO_REQUIRES, INFO_META, INFO_SIZE };
 
 static PyObject *error_for(int rc) {  /* raises the exception of status rc; returns NULL */
     PyObject *code = PyLong_FromLong(rc);
@@ -110,7 +111,7 @@ static uint32_t word(const unsigned char *p) {  /* a little-endian uint32, at an
 /* A checked view of a packed result: every string's (offset, length) lies within the bytes used. */
 typedef struct {
     const unsigned char *base;
-    uint32_t used, route_id, flags, path_count, query_count;
+    uint32_t used, route_id, flags, require_count, path_count, query_count;
 } Packed;
 
 static int packed_open(Packed *pk, PyObject *bytes) {
@@ -122,10 +123,12 @@ static int packed_open(Packed *pk, PyObject *bytes) {
     pk->used = word(b);
     pk->route_id = word(b + 4);
     pk->flags = word(b + 8);
+    pk->require_count = word(b + 12);
     pk->path_count = word(b + 16);
     pk->query_count = word(b + 20);
     uint64_t strings = word(b + 24);
-    if (pk->used != size || strings != FIXED_STRINGS + 2 * (uint64_t)pk->path_count + 2 * (uint64_t)pk->query_count
+    if (pk->used != size
+        || strings != FIXED_STRINGS + 2 * (uint64_t)pk->path_count + 2 * (uint64_t)pk->query_count + pk->require_count
         || 4 * HEADER_WORDS + 8 * strings > size)
         goto bad;
     for (uint64_t i = 0; i < strings; i++) {
@@ -155,6 +158,9 @@ static PyObject *packed_str(const Packed *pk, size_t i) {
 static size_t path_name_at(size_t i) { return FIXED_STRINGS + i; }
 static size_t path_value_at(const Packed *pk, size_t i) { return FIXED_STRINGS + pk->path_count + i; }
 static size_t query_key_at(const Packed *pk, size_t i) { return FIXED_STRINGS + 2 * pk->path_count + 2 * i; }
+static size_t require_at(const Packed *pk, size_t i) {
+    return FIXED_STRINGS + 2 * pk->path_count + 2 * pk->query_count + i;
+}
 
 /* lr_router_resolve_packed of url into an exact-size bytes object: the stack first, then heap memory of the size
    the library asks for (again, if a change of table makes the result grow meanwhile). None when no route
@@ -189,7 +195,8 @@ static PyObject *resolve_packed(lr_router *r, const char *url, size_t len) {
 
 /* -- per-route constants ------------------------------------------------------------------------------------- */
 
-/* (target, pattern, name, metadata, parameter names) of the route of a packed result. */
+/* (target, pattern, name, metadata, parameter names, required guards, meta) of the route of a packed result;
+   meta is the metadata's JSON object as a dict (each Match hands out a copy), {} when the route has none. */
 static PyObject *route_info_new(const Packed *pk) {
     PyObject *info = PyTuple_New(INFO_SIZE), *names = info ? PyTuple_New(pk->path_count) : NULL;
     if (!names) {
@@ -204,6 +211,16 @@ static PyObject *route_info_new(const Packed *pk) {
         PyUnicode_InternInPlace(&name);
         PyTuple_SET_ITEM(names, i, name);
     }
+    PyObject *requires = PyTuple_New(pk->require_count);
+    if (!requires)
+        goto fail;
+    PyTuple_SET_ITEM(info, INFO_REQUIRES, requires);
+    for (size_t i = 0; i < pk->require_count; i++) {
+        PyObject *guard = packed_str(pk, require_at(pk, i));
+        if (!guard)
+            goto fail;
+        PyTuple_SET_ITEM(requires, i, guard);
+    }
     static const int strings[] = {S_TARGET, S_PATTERN, S_NAME, S_METADATA};
     static const uint32_t present[] = {0, 0, FLAG_NAME, FLAG_METADATA};  /* 0: always there */
     for (int i = 0; i < 4; i++) {
@@ -211,6 +228,15 @@ static PyObject *route_info_new(const Packed *pk) {
         if (!field)
             goto fail;
         PyTuple_SET_ITEM(info, i, field);
+    }
+    PyObject *metadata = PyTuple_GET_ITEM(info, INFO_METADATA);
+    PyObject *meta = metadata == Py_None ? PyDict_New() : PyObject_CallOneArg(json_loads, metadata);
+    if (!meta)
+        goto fail;
+    PyTuple_SET_ITEM(info, INFO_META, meta);
+    if (!PyDict_CheckExact(meta)) {
+        PyErr_SetString(PyExc_SystemError, "linkrouter: a route's metadata is not a JSON object");
+        goto fail;
     }
     return info;
 fail:
@@ -327,6 +353,16 @@ static PyObject *match_info_field(MatchObject *m, void *closure) {
     return Py_NewRef(PyTuple_GET_ITEM(m->info, (Py_ssize_t)(uintptr_t)closure));
 }
 
+static PyObject *match_meta(MatchObject *m, void *closure) {  /* a copy: a caller may change the dict it gets */
+    (void)closure;
+    return PyDict_Copy(PyTuple_GET_ITEM(m->info, INFO_META));
+}
+
+static PyObject *match_requires(MatchObject *m, void *closure) {
+    (void)closure;
+    return PySequence_List(PyTuple_GET_ITEM(m->info, INFO_REQUIRES));
+}
+
 static PyObject *match_route_id(MatchObject *m, void *closure) {
     (void)closure;
     return PyLong_FromUnsignedLong(m->route_id);
@@ -406,8 +442,11 @@ static PyGetSetDef match_getset[] = {
     {"pattern", (getter)match_info_field, NULL, "The route's pattern as it was added.", CLOSURE(INFO_PATTERN)},
     {"name", (getter)match_info_field, NULL, "The route's name (Router.add_route), None when it has none.",
      CLOSURE(INFO_NAME)},
-    {"metadata", (getter)match_info_field, NULL, "The route's metadata (Router.add_route), None when it has none.",
-     CLOSURE(INFO_METADATA)},
+    {"metadata", (getter)match_info_field, NULL,
+     "The route's meta as JSON text (Router.add_route), None when it has none.", CLOSURE(INFO_METADATA)},
+    {"meta", (getter)match_meta, NULL, "The route's meta (string key/values) as a new dict, {} when it has none.",
+     NULL},
+    {"requires", (getter)match_requires, NULL, "The guards the route requires, in the order they run.", NULL},
     {"route_id", (getter)match_route_id, NULL, "The route's id: its insertion number in its router, never reused.",
      NULL},
     {"url", (getter)match_url, NULL, "The URL as given.", NULL},
@@ -1001,6 +1040,12 @@ static PyObject *bind(PyObject *module, PyObject *args) {
         dlclose(lib);
         return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: already bound");
     }
+    PyObject *json = PyImport_ImportModule("json"), *loads = json ? PyObject_GetAttrString(json, "loads") : NULL;
+    Py_XDECREF(json);
+    if (!loads) {
+        dlclose(lib);
+        return NULL;
+    }
     /* The parser of URL parts: CATCH_ALL matches every URL; the largest limits, so that it takes any URL another
        router took. It lives as long as the process, like the library (the handle to it stays open). */
     lr_router *parser = NULL;
@@ -1009,6 +1054,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
         || set_limit(parser, LR_LIMIT_SEGMENTS, (size_t)1 << 20) != LR_OK
         || set_limit(parser, LR_LIMIT_PARAMS, (size_t)1 << 24) != LR_OK) {
         dlclose(lib);  /* (a parser made before the failure is left: ctypes keeps the library loaded) */
+        Py_DECREF(loads);
         return PyErr_Format(PyExc_ImportError, "linkrouter._speedups: could not make the URL parser");
     }
     lib_version_number = version;
@@ -1024,6 +1070,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     match_as_dict = Py_NewRef(as_dict);
     match_eq = Py_NewRef(eq);
     match_repr = Py_NewRef(repr);
+    json_loads = loads;
     Py_RETURN_NONE;
 }
 

@@ -8,6 +8,7 @@ manager). Extras of this binding (bytes URLs, add_many, set_limit) are used wher
 """
 from __future__ import annotations
 
+import os
 import threading
 
 import pytest
@@ -370,3 +371,82 @@ def test_bad_input_from_many_threads_at_once(router):
     assert not errors, errors[:3]
     router.remove_rewrite("^evil://(a+)+$")
     assert_unchanged(router)
+
+
+# -- route tables and opening (docs/TABLES.md, docs/OPENING.md) -------------------------------------------------
+
+SHOP = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "..", "examples",
+                    "tables", "shop.json")
+
+
+def mutations(text, n, seed=11):
+    """Documents near a valid one: bytes dropped, doubled or replaced (bounded by count)."""
+    import random
+    rnd = random.Random(seed)
+    data = text.encode("utf-8")
+    specials = [b"{", b"}", b"[", b"]", b'"', b"\\", b":", b",", b"\xff", b"\0", b"\\u0000", b"1e999", b"-0", b"\\ud800"]
+    for _ in range(n):
+        b = bytearray(data)
+        for _ in range(rnd.randrange(1, 4)):
+            i = rnd.randrange(len(b))
+            op = rnd.randrange(3)
+            if op == 0:
+                del b[i:i + rnd.randrange(1, 8)]
+            elif op == 1:
+                b[i:i] = b[i:i + rnd.randrange(1, 8)]
+            else:
+                b[i:i + 1] = rnd.choice(specials)
+        yield bytes(b)
+
+
+def test_mangled_table_documents_are_refused_whole(router):
+    with open(SHOP, encoding="utf-8") as f:
+        text = f.read()
+    before = router.to_json()
+    loaded = refused = 0
+    for doc in mutations(text, 400):
+        try:
+            router.check_json(doc)
+            router.load_json(doc, replace=False)
+            loaded += 1
+            router.load_json(before)  # back to the base table
+        except (linkrouter.TableError, InvalidURLError) as e:
+            refused += 1
+            assert e.code in (-8, -2)
+            if isinstance(e, linkrouter.TableError):
+                assert e.problems and all(p.code < 0 and p.reason for p in e.problems)
+        assert router.to_json() == before
+    assert refused > 300 and loaded + refused == 400
+
+
+@pytest.mark.parametrize("doc", [
+    "[" * 100000, '{"version": 1, "routes": [' + "{}," * 5000 + "{}]}", '{"version": 1e999}',
+    '{"version": 1, "routes": [{"pattern": "app://' + "a/" * 5000 + '", "target": "T"}]}',
+    '{"version": 1, "rewrites": [{"match": "(?<n>a)(?<n>b)", "target": "app://x"}]}', "\ufeff{}", "null", '"x"',
+])
+def test_hostile_table_documents(router, doc):
+    with pytest.raises(linkrouter.LinkRouterError) as info:
+        router.load_json(doc)
+    assert info.value.code in (-8, -6, -2)
+    assert_unchanged(router)
+
+
+def test_hostile_url_for_and_open(router):
+    router.add_route("app://named/:id", "N", name="named")
+    for value, error in [("a\0b", InvalidURLError), ("\udc80", InvalidURLError), ("x" * 70000, LimitError),
+                         ("", InvalidURLError)]:
+        with pytest.raises(error):
+            router.url_for("named", id=value)
+    with pytest.raises(InvalidURLError):
+        router.url_for("named\0")
+    router.route("app://h/:id")(lambda m: m.params["id"])
+    for url, error in [("nourl", InvalidURLError), ("app://h/" + "a/" * 2000, LimitError),
+                       (b"app://h/\xff", InvalidURLError), ("app://h/x" * 10000, LimitError)]:
+        with pytest.raises(error):
+            router.open(url)
+    router.guard("weird", global_=True)(lambda m: object())
+    with pytest.raises(TypeError):
+        router.open("app://h/1")
+    router.remove_guard("weird")
+    assert router.open("app://h/%00") == "\0"
+    assert router.open(b"app://h/%E4%BD%93") == "体"

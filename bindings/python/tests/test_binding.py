@@ -174,7 +174,7 @@ def generated_urls(n, seed=7):
 
 def table(r):
     r.add("app://x/:id", "X")
-    r.add_route("app://x/:id/r/*rest", "R", name="rest", metadata='{"m": 1}')
+    r.add_route("app://x/:id/r/*rest", "R", name="rest", metadata='{"m": "1"}')
     r.add("app://y/:name", "Y")
     r.add("https://www.example.com/p/:id", "P")
     r.add_rewrite("^https://www\\.example\\.com:8443/(.*)$", "https://www.example.com/$1")
@@ -240,8 +240,8 @@ def test_no_references_leak():
 
 def test_route_cache_survives_clear_and_reuse():
     r = linkrouter.Router()
-    r.add_route("app://a/:x", "A", name="a", metadata="m")
-    assert r.resolve("app://a/1").name == "a" and r.resolve("app://a/2").metadata == "m"
+    r.add_route("app://a/:x", "A", name="a", metadata='{"m": "eta"}')
+    assert r.resolve("app://a/1").name == "a" and r.resolve("app://a/2").metadata == '{"m":"eta"}'
     assert len(r._routes) == 1
     r.clear()
     assert r._routes == {} and r.resolve("app://a/1") is None

@@ -13,7 +13,8 @@ CLASSES = [
     (-1, linkrouter.MisuseError), (-2, linkrouter.InvalidURLError), (-3, linkrouter.PatternError),
     (-4, linkrouter.ConflictError), (-5, linkrouter.RegexError), (-6, linkrouter.LimitError),
     (-7, linkrouter.NotFoundError), (-8, linkrouter.TableError), (-9, linkrouter.LinkRouterIOError),
-    (-10, linkrouter.LinkRouterMemoryError),
+    (-10, linkrouter.LinkRouterMemoryError), (-11, linkrouter.DeniedError), (-12, linkrouter.TimeoutError),
+    (-13, linkrouter.ReplyError), (-14, linkrouter.HandlerError),
 ]
 
 
@@ -36,6 +37,14 @@ def test_builtin_bases():
     assert issubclass(linkrouter.LinkRouterIOError, OSError)
     assert issubclass(linkrouter.LinkRouterMemoryError, MemoryError)
     assert str(linkrouter.LinkRouterIOError("cannot read x")) == "cannot read x"
+    assert issubclass(linkrouter.TimeoutError, TimeoutError) and linkrouter.TimeoutError is not TimeoutError
+    assert str(linkrouter.TimeoutError("too late")) == "too late"
+
+
+def test_table_error_problems_from_its_message():
+    e = linkrouter.TableError("/routes/0/pattern: malformed pattern 'a' at byte 1: x\nJSON syntax error: y")
+    assert e.problems == [("/routes/0/pattern", -8, "malformed pattern 'a' at byte 1: x"), ("", -8, "JSON syntax error: y")]
+    assert e.offset is None
 
 
 def test_unknown_code_is_the_base_class():
@@ -55,7 +64,8 @@ def test_errstr():
     assert linkrouter.errstr(12345) == "unknown status code"
 
 
-# Every code the C ABI can return today, reached through real calls (-8, -9, -10 have no function yet).
+# Every code the C ABI can return, reached through real calls (but -10, out of memory, and -14, which a Python
+# handler's own exception replaces).
 def reach_misuse(r):
     r.set_limit("url_length", 0)
 
@@ -85,9 +95,37 @@ def reach_notfound(r):
     r.remove("app://never/added")
 
 
+def reach_table(r):
+    r.load_json('{"version": 2}')
+
+
+def reach_io(r):
+    r.load_file("/nonexistent/table.json")
+
+
+def reach_denied(r):
+    r.guard("no", global_=True)(lambda m: "not today")
+    r.route("app://x")(lambda m: None)
+    r.open("app://x")
+
+
+def reach_timeout(r):
+    r.route("app://silent", callback=True)(lambda m, reply: r.__dict__.setdefault("reply", reply))
+    r.open("app://silent", timeout=0.01)
+
+
+def reach_replied(r):
+    r.route("app://twice", callback=True)(lambda m, reply: (reply.send(1), r.__dict__.setdefault("reply", reply)))
+    r.open("app://twice")
+    r.reply.send(2)
+
+
 REACHABLE = [(-1, reach_misuse, "out of range"), (-2, reach_invalid, "not an absolute URL"),
              (-3, reach_pattern, "at byte 8"), (-4, reach_conflict, "'app://c/:id'"),
-             (-5, reach_regex, "missing closing parenthesis"), (-6, reach_limit, ""), (-7, reach_notfound, "")]
+             (-5, reach_regex, "missing closing parenthesis"), (-6, reach_limit, ""), (-7, reach_notfound, ""),
+             (-8, reach_table, "unsupported table format version 2"), (-9, reach_io, "No such file"),
+             (-11, reach_denied, "not today"), (-12, reach_timeout, "did not reply"),
+             (-13, reach_replied, "was completed before")]
 
 
 @pytest.mark.parametrize("code, call, text", REACHABLE, ids=[c.__name__ for _, c, _ in REACHABLE])

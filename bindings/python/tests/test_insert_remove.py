@@ -188,13 +188,14 @@ def test_limit_enum_is_the_headers():
     header = os.path.join(os.path.dirname(__file__), "..", "..", "..", "Include", "linkrouter.h")
     with open(header, encoding="utf-8") as f:
         declared = {m.group(1): int(m.group(2)) for m in re.finditer(r"\bLR_LIMIT_(\w+)\s*=\s*(\d+)", f.read())}
-    assert len(declared) == 7
+    assert len(declared) == 9
     assert {m.name: int(m) for m in linkrouter.Limit} == declared
 
 
 def test_limit_defaults_and_names(router):
     defaults = {"URL_LENGTH": 65536, "SEGMENTS": 1024, "PARAMS": 1024, "NESTING": 32, "REGEX_MATCH": 10000,
-                "REGEX_DEPTH": 1000, "REGEX_START": 1024}
+                "REGEX_DEPTH": 1000, "REGEX_START": 1024, "PENDING": 64, "REPLY_TIMEOUT_MS": 10000}
+    assert set(defaults) == set(linkrouter.Limit.__members__)
     for name, value in defaults.items():
         assert router.get_limit(name) == value
         assert router.get_limit(linkrouter.Limit[name]) == value

@@ -1,0 +1,734 @@
+"""The machinery under Router.open: registries of Python objects by token, the C callbacks (trampolines), replies,
+and the Python views of what the library hands to handlers and guards.
+
+The library calls back through the C ABI's "Opening URLs" section (Include/linkrouter.h); all the rules (rewrite,
+resolve, guard order, queues, timeouts) are the library's. This module only carries Python objects across:
+
+- Every C callback is one module-level ctypes function object (``_HANDLER``, ``_GUARD``, ...), alive for the
+  process. What the C side holds is never the address of a Python object but a token, a small integer: a
+  handler's or guard's ``user_data`` is a key of ``_CALLBACKS`` (dropped by the release callback the library calls
+  once nothing can call it any more), an open's ``context`` (and its executor) a key of ``_OPENS``. A callback
+  whose token is gone does nothing harmful; nothing can call a collected Python object.
+- An open's Python side (:class:`_Open`: extras, context, executor, loop, the handler's value or exception) lives
+  in ``_OPENS`` from the open until its outcome, or, when a guard parks it, until ``resume`` or ``drop_pending``
+  hands it back or its router is closed.
+- No exception ever leaves a trampoline: a Python error is kept on its open and a failure status returned to C;
+  the caller of ``open`` gets the very exception object back.
+"""
+from __future__ import annotations
+
+import asyncio
+import enum
+import functools
+import inspect
+import itertools
+import json
+import sys
+import threading
+import types
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
+
+from . import _native
+from ._errors import HandlerError, LinkRouterError, error_for_code
+from ._native import (LR_DEFERRED, LR_EDENIED, LR_EHANDLER, LR_ENOTFOUND, LR_ETIMEOUT, LR_NOMATCH, LR_OK,
+                      check, lib)
+
+__all__ = ["DEFER", "LogLevel", "OpenMatch", "OpenRequest", "Reply"]
+
+
+class _Defer:
+    """The type of :data:`DEFER`."""
+
+    _instance: Optional["_Defer"] = None
+
+    def __new__(cls) -> "_Defer":
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "linkrouter.DEFER"
+
+    def __reduce__(self) -> str:
+        return "DEFER"
+
+
+#: What a guard returns to park the open in its queue, and what ``open`` returns for an open a guard parked.
+DEFER = _Defer()
+
+# Guard verdicts (enum lr_verdict).
+_ALLOW, _DENY, _DEFER = 0, 1, 2
+
+
+class LogLevel(enum.IntEnum):
+    """Log levels (enum lr_log_level); each includes those above it."""
+
+    OFF = 0
+    ERROR = 1
+    WARN = 2
+    INFO = 3
+    DEBUG = 4
+    WARNING = 2  # an alias of WARN, as in the logging module
+
+
+class OpenRequest:
+    """An open as the caller made it: what the unmatched handler gets, and what ``pending`` and ``drop_pending``
+    list. ``extra`` is the dict of extras given (every value, str or not), ``context`` the object given."""
+
+    __slots__ = ("url", "extra", "context")
+
+    def __init__(self, url: str, extra: Dict[str, Any], context: Any) -> None:
+        self.url = url
+        self.extra = extra
+        self.context = context
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OpenRequest):
+            return NotImplemented
+        return (self.url, self.extra, self.context) == (other.url, other.extra, other.context)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "OpenRequest(url=%r, extra=%r, context=%r)" % (self.url, self.extra, self.context)
+
+
+class OpenMatch:
+    """The match a handler or guard receives: the fields of :class:`linkrouter.Match` (but ``path_params``), read
+    from the match the library lends for the call, plus ``context`` and ``extra``.
+
+    ``params`` is the library's merge (extra > path > query, bracket keys nested, the ``str`` extras included) with
+    the extras that are not ``str`` applied on top, so every extra outranks path and query parameters whatever its
+    type. ``meta`` is {} and ``requires`` [] when the route has none. ``was_rewritten`` is ``rewritten != url``.
+    """
+
+    __slots__ = ("target", "pattern", "name", "metadata", "meta", "requires", "route_id", "url", "rewritten",
+                 "scheme", "host", "port", "path", "fragment", "params", "query", "context", "extra")
+
+    target: str
+    pattern: str
+    name: Optional[str]
+    metadata: Optional[str]
+    meta: Dict[str, str]
+    requires: List[str]
+    route_id: int
+    url: str
+    rewritten: str
+    scheme: str
+    host: str
+    port: str
+    path: str
+    fragment: str
+    params: Dict[str, Any]
+    query: List[Tuple[str, str]]
+    context: Any
+    extra: Dict[str, Any]
+
+    @property
+    def was_rewritten(self) -> bool:
+        return self.rewritten != self.url
+
+    def as_dict(self) -> Dict[str, Any]:
+        """The fields of the library's JSON of the match (lr_match_to_json), plus route_id."""
+        d: Dict[str, Any] = {
+            "target": self.target, "pattern": self.pattern, "url": self.url, "rewritten": self.rewritten,
+            "scheme": self.scheme, "host": self.host, "port": self.port, "path": self.path,
+            "fragment": self.fragment,
+        }
+        if self.name is not None:
+            d["name"] = self.name
+        if self.metadata is not None:
+            d["meta"] = dict(self.meta)
+        if self.requires:
+            d["requires"] = list(self.requires)
+        d["params"] = self.params
+        d["query"] = self.query
+        d["route_id"] = self.route_id
+        return d
+
+    def __repr__(self) -> str:
+        return "OpenMatch(target=%r, pattern=%r, url=%r, params=%r, context=%r)" % (
+            self.target, self.pattern, self.url, self.params, self.context)
+
+
+def _open_match(m: int, entry: Optional["_Open"]) -> OpenMatch:
+    """The OpenMatch of the lr_match lent to a callback: everything copied out during the call."""
+    out = _native.void_out()
+    check(lib.lr_match_to_json(m, _native.byref(out)))
+    d = json.loads(_native.take_string(out.value) or "{}")
+    om = OpenMatch.__new__(OpenMatch)
+    om.target = d["target"]
+    om.pattern = d["pattern"]
+    om.name = d.get("name")
+    raw = lib.lr_match_metadata(m)
+    om.metadata = raw.decode("utf-8") if raw is not None else None
+    om.meta = d.get("meta", {})
+    om.requires = d.get("requires", [])
+    om.route_id = lib.lr_match_route_id(m)
+    om.url = d["url"]
+    om.rewritten = d["rewritten"]
+    om.scheme = d["scheme"]
+    om.host = d["host"]
+    om.port = d["port"]
+    om.path = d["path"]
+    om.fragment = d["fragment"]
+    params = d["params"]
+    extra = entry.extra if entry is not None else {}
+    for k, v in extra.items():
+        if not isinstance(v, str):
+            params[k] = v
+    om.params = params
+    om.query = [(k, v) for k, v in d["query"]]
+    om.context = entry.context if entry is not None else None
+    om.extra = extra
+    return om
+
+
+# -- registries -------------------------------------------------------------------------------------------------
+
+_SYNC, _CALLBACK, _ASYNC = "sync", "callback", "async"
+
+
+class _Callback:
+    """A registered Python callable: a handler (of a kind), a guard, the unmatched handler or a log sink."""
+
+    __slots__ = ("fn", "kind", "name")
+
+    def __init__(self, fn: Callable[..., Any], kind: str = _SYNC, name: str = "") -> None:
+        self.fn = fn
+        self.kind = kind
+        self.name = name
+
+
+class _Open:
+    """The Python side of one open, from ``open`` to its outcome (parked opens included)."""
+
+    __slots__ = ("token", "url", "extra", "context", "executor", "loop", "result", "error", "dispatch_error",
+                 "future", "task", "owner")
+
+    def __init__(self, token: int, url: str, extra: Dict[str, Any], context: Any, executor: Any,
+                 loop: Optional[asyncio.AbstractEventLoop], owner: Set[int]) -> None:
+        self.token = token
+        self.url = url
+        self.extra = extra
+        self.context = context
+        self.executor = executor
+        self.loop = loop
+        self.result: Any = None  # the handler's value (the handler sets it before replying)
+        self.error: Optional[BaseException] = None  # the exception of a handler, guard or reply.fail
+        self.dispatch_error: Optional[BaseException] = None  # the executor refused the work
+        self.future: Optional[asyncio.Future[Any]] = None  # open_async's
+        self.task: Any = None  # the concurrent future of an async def handler run on a loop
+        self.owner = owner  # the router's set of live open tokens
+
+
+_tokens = itertools.count(1)  # next() is atomic under the GIL; 0 would be NULL
+_CALLBACKS: Dict[int, _Callback] = {}
+_OPENS: Dict[int, _Open] = {}
+_COLLECTORS: Dict[int, Tuple[List[Any], bool]] = {}  # resume/pending/drop_pending: (results, drop the entries)
+_tls = threading.local()  # .message: the bytes last handed to C as a callback's message, alive until the next
+
+
+def register(fn: Callable[..., Any], kind: str = _SYNC, name: str = "") -> int:
+    """A token for ``fn``, the user_data of a registration; ``release`` drops it."""
+    token = next(_tokens)
+    _CALLBACKS[token] = _Callback(fn, kind, name)
+    return token
+
+
+def release(token: int) -> None:
+    """Drops a registration's token: when the registration failed (the library keeps nothing then)."""
+    _CALLBACKS.pop(token, None)
+
+
+def new_open(owner: Set[int], url: str, extra: Optional[Mapping[str, Any]], context: Any, executor: Any,
+             loop: Optional[asyncio.AbstractEventLoop]) -> _Open:
+    token = next(_tokens)
+    entry = _Open(token, url, dict(extra) if extra else {}, context, executor, loop, owner)
+    _OPENS[token] = entry
+    owner.add(token)
+    return entry
+
+
+def finish(entry: _Open) -> None:
+    """Forgets an open whose outcome is known (or that a drop, a close or a failed call ended)."""
+    _OPENS.pop(entry.token, None)
+    entry.owner.discard(entry.token)
+
+
+def free_router(handle: Any, opens: Set[int]) -> None:
+    """Frees a router (its finalizer) and forgets its parked opens: the library drops them with the router
+    without handing their contexts back. The handlers and guards are released by the library itself."""
+    lib.lr_router_free(handle)
+    for token in list(opens):
+        _OPENS.pop(token, None)
+    opens.clear()
+
+
+def handler_kind(fn: Any, callback: bool) -> str:
+    if not callable(fn):
+        raise TypeError("a handler must be callable, not %s" % type(fn).__name__)
+    if callback:
+        return _CALLBACK
+    return _ASYNC if _is_async(fn) else _SYNC
+
+
+def _is_async(fn: Any) -> bool:
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))
+
+
+def handler_struct(fn: Callable[..., Any], callback: bool) -> Tuple[Any, int]:
+    """An lr_handler for ``fn`` and its token (to drop with :func:`release` if the registration fails)."""
+    kind = handler_kind(fn, callback)
+    token = register(fn, kind)
+    h = _native.Handler()
+    if kind == _SYNC:
+        h.call = _HANDLER
+    else:
+        h.call_async = _ASYNC_HANDLER
+    h.user_data = token
+    h.release = _RELEASE
+    return h, token
+
+
+# -- outcomes ---------------------------------------------------------------------------------------------------
+
+def outcome(entry: Optional[_Open], status: int, message: str, url: str) -> Tuple[Any, Optional[BaseException]]:
+    """What an open came to, as (value, None) or (None, exception): the handler's value, DEFER (the entry stays:
+    the open is parked), or the exception to raise. Forgets the entry otherwise."""
+    if status == LR_DEFERRED:
+        return DEFER, None
+    if entry is not None:
+        finish(entry)
+        if status == LR_ETIMEOUT and entry.task is not None:
+            entry.task.cancel()  # the coroutine of an async def handler that missed its timeout
+    if status == LR_OK:
+        return (entry.result if entry is not None else None), None
+    if status == LR_NOMATCH:
+        return None, error_for_code(LR_ENOTFOUND, "no route matches '%s' and there is no unmatched handler" % url)
+    if entry is not None and entry.error is not None and status in (LR_EHANDLER, LR_EDENIED):
+        return None, entry.error  # a Python handler's, guard's or reply's exception, unchanged
+    if status >= 0:  # not a status an open returns
+        return None, LinkRouterError("open of '%s' returned status %d" % (url, status), status)
+    if not message:
+        raw = lib.lr_errstr(status)
+        message = raw.decode("utf-8", "replace") if raw else "status %d" % status
+    return None, error_for_code(status, message)
+
+
+def _decode(raw: Optional[bytes]) -> str:
+    return raw.decode("utf-8", "replace") if raw else ""
+
+
+# -- the trampolines --------------------------------------------------------------------------------------------
+# Each catches every exception: one escaping would be printed by ctypes and turned into a zero return, which for a
+# guard would mean "allow".
+
+def _message(cell: Any, text: str) -> None:
+    """Hands ``text`` to C through a ``const char **message``; the bytes stay alive until this thread's next
+    callback (the library copies a message as soon as the callback returns, on the same thread)."""
+    b = text.encode("utf-8", "replace").replace(b"\0", b" ")
+    _tls.message = b
+    _native.set_out(cell, b)
+
+
+def _describe(e: BaseException) -> str:
+    try:
+        text = str(e)
+    except BaseException:  # a broken __str__ must not break the report
+        text = ""
+    name = type(e).__name__
+    return "%s: %s" % (name, text) if text else name
+
+
+def _failed(e: BaseException, entry: Optional[_Open], cell: Any) -> int:
+    if entry is not None:
+        entry.error = e
+    _message(cell, _describe(e))
+    return LR_EHANDLER
+
+
+def _entry(context: Optional[int]) -> Optional[_Open]:
+    return _OPENS.get(context) if context else None
+
+
+def _on_handler(m: int, context: Optional[int], user_data: Optional[int], result: Any, cell: Any) -> int:
+    entry = None
+    try:
+        entry = _entry(context)
+        if entry is not None and entry.dispatch_error is not None:
+            raise entry.dispatch_error
+        value = _CALLBACKS[user_data or 0].fn(_open_match(m, entry))
+        if entry is not None:
+            entry.result = value
+        return LR_OK
+    except BaseException as e:
+        return _failed(e, entry, cell)
+
+
+def _on_async_handler(m: int, context: Optional[int], user_data: Optional[int], reply_id: int) -> None:
+    entry = None
+    reply = None
+    try:
+        entry = _entry(context)
+        reply = Reply(reply_id, entry)
+        if entry is not None and entry.dispatch_error is not None:
+            raise entry.dispatch_error
+        callback = _CALLBACKS[user_data or 0]
+        match = _open_match(m, entry)
+        if callback.kind == _CALLBACK:
+            callback.fn(match, reply)
+        else:
+            _run_coroutine(callback.fn(match), reply, entry)
+    except BaseException as e:
+        if reply is None:
+            lib.lr_reply_fail(reply_id, LR_EHANDLER, _describe(e).encode("utf-8", "replace").replace(b"\0", b" "))
+        elif not reply._settle(error=e):
+            _report(e, "a callback handler raised after replying")
+
+
+def _run_coroutine(coro: Any, reply: "Reply", entry: Optional[_Open]) -> None:
+    """Runs an async def handler's coroutine and replies with its outcome: on the open's event loop (open_async's,
+    or an asyncio loop given as the executor), else (none, or closed since: a parked open resumed later) to
+    completion in a new event loop on this thread."""
+    loop = entry.loop if entry is not None else None
+    if loop is None or loop.is_closed():
+        if _running_loop() is not None:
+            coro.close()
+            raise RuntimeError("an async def handler was opened from a running event loop's own thread with a "
+                               "blocking open: use open_async, or give an asyncio loop as the executor")
+        try:
+            value = asyncio.run(coro)
+        except BaseException as e:
+            reply._settle(error=e)
+        else:
+            reply._settle(value=value)
+        return
+    try:
+        fut = asyncio.run_coroutine_threadsafe(coro, loop)
+    except BaseException:
+        coro.close()  # never scheduled (the loop is closed): no "never awaited" warning
+        raise
+    if entry is not None:
+        entry.task = fut
+    fut.add_done_callback(lambda f: _settle_from(reply, f))
+
+
+def _running_loop() -> Optional[asyncio.AbstractEventLoop]:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _settle_from(reply: "Reply", fut: Any) -> None:
+    try:
+        value = fut.result()
+    except BaseException as e:  # CancelledError included
+        reply._settle(error=e)
+    else:
+        reply._settle(value=value)
+
+
+def _on_unmatched(url: Optional[bytes], context: Optional[int], user_data: Optional[int], result: Any,
+                  cell: Any) -> int:
+    entry = None
+    try:
+        entry = _entry(context)
+        if entry is not None and entry.dispatch_error is not None:
+            raise entry.dispatch_error
+        request = OpenRequest(_decode(url), entry.extra if entry is not None else {},
+                              entry.context if entry is not None else None)
+        value = _CALLBACKS[user_data or 0].fn(request)
+        if entry is not None:
+            entry.result = value
+        return LR_OK
+    except BaseException as e:
+        return _failed(e, entry, cell)
+
+
+def _on_guard(m: int, context: Optional[int], user_data: Optional[int], cell: Any) -> int:
+    entry = None
+    try:
+        entry = _entry(context)
+        callback = _CALLBACKS[user_data or 0]
+        verdict = callback.fn(_open_match(m, entry))
+        if verdict is True:
+            return _ALLOW
+        if verdict is DEFER:
+            return _DEFER
+        if verdict is False:
+            return _DENY
+        if isinstance(verdict, str):
+            _message(cell, verdict)
+            return _DENY
+        raise TypeError("guard '%s' returned %r: a guard returns True, False, a message (str) or linkrouter.DEFER"
+                        % (callback.name, verdict))
+    except BaseException as e:
+        return _failed(e, entry, cell)  # a negative status: the library denies
+
+
+def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None:
+    """Hands the work to the open's executor; runs it here, exactly once, when the executor refuses it (the handler
+    then fails the open with the executor's exception instead of running)."""
+    run = functools.partial(_native.call_work, work, arg)
+    entry = _entry(executor)
+    try:
+        target = entry.executor if entry is not None else None
+        if isinstance(target, asyncio.AbstractEventLoop):
+            target.call_soon_threadsafe(run)
+        elif target is not None:
+            target.submit(run)
+        else:
+            run()
+    except BaseException as e:
+        if entry is not None:
+            entry.dispatch_error = e
+        try:
+            run()
+        except BaseException as again:
+            _report(again, "running an open's handler after its executor refused it")
+
+
+def _on_done(outcome_p: Any, data: Optional[int]) -> None:
+    """lr_router_open_async's done: settles open_async's future on its loop."""
+    try:
+        o = outcome_p.contents
+        entry = _entry(data)
+        value, error = outcome(entry, o.status, _decode(o.message), _decode(o.url))
+        if entry is None or entry.future is None or entry.loop is None:
+            return
+        try:
+            entry.loop.call_soon_threadsafe(_settle_future, entry.future, value, error)
+        except RuntimeError:
+            pass  # the loop is closed: nobody is waiting any more
+    except BaseException as e:
+        _report(e, "settling an open_async")
+
+
+def _settle_future(fut: "asyncio.Future[Any]", value: Any, error: Optional[BaseException]) -> None:
+    if fut.done():
+        return
+    if error is not None:
+        fut.set_exception(error)
+    else:
+        fut.set_result(value)
+
+
+def _on_each(outcome_p: Any, data: Optional[int]) -> None:
+    """lr_router_resume's each: one result per replayed open, in order (an exception is a result too)."""
+    try:
+        o = outcome_p.contents
+        value, error = outcome(_entry(o.context), o.status, _decode(o.message), _decode(o.url))
+        _COLLECTORS[data or 0][0].append(error if error is not None else value)
+    except BaseException as e:
+        _report(e, "collecting a resumed open")
+
+
+def _on_visit(url: Optional[bytes], context: Optional[int], data: Optional[int]) -> None:
+    """lr_router_pending's and lr_router_drop_pending's visit."""
+    try:
+        entry = _entry(context)
+        results, drop = _COLLECTORS[data or 0]
+        if entry is None:
+            results.append(OpenRequest(_decode(url), {}, None))
+            return
+        results.append(OpenRequest(_decode(url), entry.extra, entry.context))
+        if drop:
+            finish(entry)
+    except BaseException as e:
+        _report(e, "listing parked opens")
+
+
+def _on_log(level: int, message: Optional[bytes], user_data: Optional[int]) -> None:
+    try:
+        callback = _CALLBACKS.get(user_data or 0)
+        if callback is not None:
+            try:
+                lvl: Any = LogLevel(level)
+            except ValueError:
+                lvl = level
+            callback.fn(lvl, _decode(message))
+    except BaseException as e:
+        _report(e, "the log callback raised")
+
+
+def _on_release(user_data: Optional[int]) -> None:
+    _CALLBACKS.pop(user_data or 0, None)
+
+
+def _report(e: BaseException, what: str) -> None:
+    """An exception with nobody to raise it to: sys.unraisablehook, as CPython does for such errors."""
+    try:
+        hook = getattr(sys, "unraisablehook", None)
+        if hook is not None:
+            hook(types.SimpleNamespace(exc_type=type(e), exc_value=e, exc_traceback=e.__traceback__,
+                                       err_msg="linkrouter: " + what, object=None))
+    except BaseException:
+        pass
+
+
+# One C function object per callback kind, alive for the process.
+_HANDLER = _native.HANDLER_FN(_on_handler)
+_ASYNC_HANDLER = _native.ASYNC_HANDLER_FN(_on_async_handler)
+_UNMATCHED = _native.UNMATCHED_FN(_on_unmatched)
+_GUARD = _native.GUARD_FN(_on_guard)
+_DISPATCH = _native.DISPATCH_FN(_on_dispatch)
+_DONE = _native.DONE_FN(_on_done)
+_EACH = _native.DONE_FN(_on_each)
+_VISIT = _native.VISIT_FN(_on_visit)
+_LOG = _native.LOG_FN(_on_log)
+_RELEASE = _native.RELEASE_FN(_on_release)
+
+
+def collect(drop: bool = False) -> int:
+    token = next(_tokens)
+    _COLLECTORS[token] = ([], drop)
+    return token
+
+
+def collected(token: int) -> List[Any]:
+    return _COLLECTORS.pop(token)[0]
+
+
+# -- replies ----------------------------------------------------------------------------------------------------
+
+class Reply:
+    """The reply of a ``callback=True`` handler (an ``lr_reply``): complete it exactly once, now or later, from
+    any thread, with :meth:`send` or :meth:`fail`. A second completion raises ReplyError; one after the open
+    stopped waiting raises linkrouter.TimeoutError (the value is not delivered). A reply dropped unanswered (no
+    reference left) fails its open at once with HandlerError, rather than at the timeout."""
+
+    __slots__ = ("_id", "_entry", "_lock", "_done", "__weakref__")
+
+    def __init__(self, reply_id: int, entry: Optional[_Open]) -> None:
+        self._id = reply_id
+        self._entry = entry
+        self._lock = threading.Lock()
+        self._done = False
+
+    @property
+    def done(self) -> bool:
+        """True once send or fail was called."""
+        return self._done
+
+    def send(self, value: Any = None) -> None:
+        """Completes the open with ``value`` (what ``open`` returns)."""
+        with self._lock:  # held through the C call: a second completion must not overtake the first
+            if not self._done:
+                self._done = True
+                if self._entry is not None:
+                    self._entry.result = value
+            rc = lib.lr_reply_send(self._id, None)
+        if rc != LR_OK:
+            raise _native.error(rc)
+
+    def fail(self, error: BaseException) -> None:
+        """Completes the open with ``error`` (an exception instance), which ``open`` raises unchanged."""
+        if not isinstance(error, BaseException):
+            raise TypeError("fail() takes an exception instance, not %s" % type(error).__name__)
+        with self._lock:
+            if not self._done:
+                self._done = True
+                if self._entry is not None:
+                    self._entry.error = error
+            rc = lib.lr_reply_fail(self._id, LR_EHANDLER,
+                                   _describe(error).encode("utf-8", "replace").replace(b"\0", b" "))
+        if rc != LR_OK:
+            raise _native.error(rc)
+
+    def _settle(self, value: Any = None, error: Optional[BaseException] = None) -> bool:
+        """send or fail, for the binding's own replies: False when it was completed before; a refusal (timeout)
+        is not an error here."""
+        if self._done:
+            return False
+        try:
+            if error is not None:
+                self.fail(error)
+            else:
+                self.send(value)
+        except LinkRouterError:
+            pass
+        return True
+
+    def __del__(self) -> None:
+        if self._done:
+            return
+        try:
+            self._settle(error=HandlerError("the handler dropped its reply without answering", LR_EHANDLER))
+        except BaseException:
+            pass
+
+    def __repr__(self) -> str:
+        return "<linkrouter.Reply %d%s>" % (self._id, " done" if self._done else "")
+
+
+def split_extra(extra: Optional[Mapping[str, Any]], convert: Callable[[Any, str], bytes]) -> Tuple[List[bytes], List[bytes]]:
+    """The str extras as (names, values) for the C ABI; every key must be a str."""
+    names: List[bytes] = []
+    values: List[bytes] = []
+    if not extra:
+        return names, values
+    for k, v in extra.items():
+        if not isinstance(k, str):
+            raise TypeError("extra keys must be str, not %s" % type(k).__name__)
+        if isinstance(v, str):
+            names.append(convert(k, "extra name"))
+            values.append(convert(v, "extra value"))
+    return names, values
+
+
+def timeout_ms(timeout: Optional[float]) -> int:
+    """A timeout in seconds as lr_open_options.timeout_ms: 0 (the router's LR_LIMIT_REPLY_TIMEOUT_MS) for None;
+    at least 1 ms; at most 2**32 - 1 ms (about 49 days)."""
+    if timeout is None:
+        return 0
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError("timeout must be a number of seconds, not %s" % type(timeout).__name__)
+    if not timeout > 0:  # also NaN
+        raise ValueError("timeout must be positive, not %r" % timeout)
+    ms = timeout * 1000.0
+    if ms >= 0xFFFFFFFF:
+        return 0xFFFFFFFF
+    return max(1, int(-(-ms // 1)))
+
+
+def check_executor(executor: Any) -> None:
+    if executor is None or isinstance(executor, asyncio.AbstractEventLoop):
+        return
+    if not callable(getattr(executor, "submit", None)):
+        raise TypeError("executor must be an asyncio event loop or a concurrent.futures.Executor (an object with "
+                        "submit()), not %s" % type(executor).__name__)
+
+
+def loop_of(executor: Any) -> Optional[asyncio.AbstractEventLoop]:
+    return executor if isinstance(executor, asyncio.AbstractEventLoop) else None
+
+
+def options(entry: _Open, names: List[bytes], values: List[bytes], timeout: Optional[float]) -> Tuple[Any, List[Any]]:
+    """The lr_open_options of an open, and what must stay alive while the library reads it."""
+    opts = _native.OpenOptions()
+    keep: List[Any] = []
+    if names:
+        n, v = _native.string_array(names), _native.string_array(values)
+        keep += [n, v]
+        opts.extra_names, opts.extra_values, opts.extra_count = n, v, len(names)
+    opts.context = entry.token
+    if entry.executor is not None:
+        opts.dispatch = _DISPATCH
+        opts.executor = entry.token
+    opts.timeout_ms = timeout_ms(timeout)
+    return opts, keep
+
+
+def pending_list(fn: Any, handle: Any, name: bytes, drop: bool) -> List[OpenRequest]:
+    token = collect(drop)
+    try:
+        rc = fn(handle, name, _VISIT, token, None)
+    finally:
+        results = collected(token)
+    check(rc)
+    return results
+
