@@ -62,6 +62,30 @@ static void expect_events(const char *const *expected, int n, int line)
     pthread_mutex_unlock(&log_lock);
 }
 
+/* Threads the tests start are joined before exit, so memcheck sees their memory freed. */
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t started[64];
+static int started_count;
+
+static void start_thread(void *(*fn)(void *), void *arg)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, fn, arg);
+    pthread_mutex_lock(&threads_lock);
+    if (started_count < 64) started[started_count++] = t;
+    else pthread_detach(t);
+    pthread_mutex_unlock(&threads_lock);
+}
+
+static void join_started(void)
+{
+    pthread_mutex_lock(&threads_lock);
+    int n = started_count;
+    started_count = 0;
+    pthread_mutex_unlock(&threads_lock);
+    for (int i = 0; i < n; i++) pthread_join(started[i], NULL);
+}
+
 static void sleep_ms(long ms)
 {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -115,10 +139,8 @@ static void *reply_later(void *arg)
 static void async_handler(const lr_match *m, void *context, void *user_data, lr_reply reply)
 {
     (void)m; (void)context; (void)user_data;
-    pthread_t t;
     later_state.reply = reply;
-    pthread_create(&t, NULL, reply_later, &later_state);
-    pthread_detach(t);
+    start_thread(reply_later, &later_state);
 }
 
 static lr_reply held_reply;
@@ -361,9 +383,7 @@ static void thread_executor(void *executor, void (*work)(void *), void *arg)
     struct job *j = malloc(sizeof *j);
     j->work = work;
     j->arg = arg;
-    pthread_t t;
-    pthread_create(&t, NULL, run_job, j);
-    pthread_detach(t);
+    start_thread(run_job, j);
 }
 
 static pthread_t main_thread;
@@ -568,6 +588,7 @@ int main(void)
     test_executors();
     test_logging();
     test_reentrancy_and_threads();
+    join_started();
     if (failures) {
         fprintf(stderr, "test_open: %d failure(s)\n", failures);
         return 1;
