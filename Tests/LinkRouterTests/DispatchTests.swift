@@ -329,12 +329,13 @@ final class DispatchTests: XCTestCase {
     func testHandlersAndGuardsMayCallBackIntoTheRouter() throws {
         let r = Router()
         let allow = Session()
-        try r.addGuard("login") { m in
+        // The closures capture the router unowned: the router keeps them, so a strong capture would be a cycle.
+        try r.addGuard("login") { [unowned r] m in
             // A guard that reads the router while deciding.
             _ = try? r.canRoute(m.url)
             return allow.loggedIn ? .allow : .defer
         }
-        try r.handle("app://outer/:n") { m in
+        try r.handle("app://outer/:n") { [unowned r] m in
             // Open another URL, add a route and resume a queue, all from inside a handler.
             let inner = try r.open("app://inner").value as? String ?? ""
             try r.handle("app://added/\(m.params["n"] ?? "")") { _ in "added" }

@@ -4,7 +4,8 @@ import XCTest
 /// The JSON reader behind route table files and route metadata: what it accepts, and where it says a document
 /// is broken.
 final class JSONValueTests: XCTestCase {
-    static let accepted: [(String, JSONValue, UInt)] = [
+    /// (A computed table: a static one's indirect-enum boxes are reported by LeakSanitizer at exit.)
+    static var accepted: [(String, JSONValue, UInt)] { [
         (#"{}"#, .object([]), #line),
         (#" [ ] "#, .array([]), #line),
         (#"{"a":"b","a":"c"}"#, .object([JSONMember("a", .string("b")), JSONMember("a", .string("c"))]), #line),
@@ -13,7 +14,7 @@ final class JSONValueTests: XCTestCase {
         ("\"原子弹\"", .string("原子弹"), #line),
         (#"{"routes":[{"pattern":"app://x"}]}"#,
          .object([JSONMember("routes", .array([.object([JSONMember("pattern", .string("app://x"))])]))]), #line),
-    ]
+    ] }
 
     func testAccepted() throws {
         for (text, expected, line) in Self.accepted {

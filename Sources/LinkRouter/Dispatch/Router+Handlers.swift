@@ -2,6 +2,8 @@
 extension Router {
     /// Adds a route for `pattern` with its handler, in one change: an open never sees the route without it.
     /// The target defaults to the pattern. Throws as `add` does (`.pattern`, `.conflict`, `.limit`).
+    /// The router keeps its handlers and guards: one that uses the router captures it weakly or unowned
+    /// (`{ [unowned router] match in ... }`), or router and closure keep each other alive.
     ///
     /// ```swift
     /// try router.handle("app://user/:id", .sync { match in User(id: match.params["id"]) })
