@@ -316,12 +316,16 @@ final class DispatchTests: XCTestCase {
     func testNonBlockingOpenCompletesOnce() throws {
         let r = Router()
         try r.handle("app://x/:n") { m in m.params["n"] }
-        let done = expectation(description: "completion")
+        // A semaphore, not XCTest's expectation: wait(for:) leaks a weak reference of its own under LSan.
+        let done = DispatchSemaphore(value: 0)
+        let calls = Locked(0)
         r.open(OpenRequest("app://x/5", executor: DispatchQueue.global())) { result in
             XCTAssertEqual((try? result.get())?.value as? String, "5")
-            done.fulfill()
+            calls.withLock { $0 += 1 }
+            done.signal()
         }
-        wait(for: [done], timeout: 10)
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(calls.withLock { $0 }, 1)
     }
 
     // MARK: Re-entrancy
