@@ -122,7 +122,7 @@ static int reads_context(const lr_match *m, void *context, void *user_data, void
 }
 
 /* An asynchronous handler that replies from a new thread after a few milliseconds. */
-struct later { lr_reply reply; int twice; int statuses[3]; };
+struct later { lr_reply reply; int twice; int statuses[3]; pthread_t thread; };
 static struct later later_state;
 static void *reply_later(void *arg)
 {
@@ -140,7 +140,7 @@ static void async_handler(const lr_match *m, void *context, void *user_data, lr_
 {
     (void)m; (void)context; (void)user_data;
     later_state.reply = reply;
-    start_thread(reply_later, &later_state);
+    pthread_create(&later_state.thread, NULL, reply_later, &later_state);  /* joined by the test, which reads its statuses */
 }
 
 static lr_reply held_reply;
@@ -176,7 +176,7 @@ static void test_handler_kinds(void)
     later_state.twice = 1;
     EXPECT_INT(lr_router_open(r, "protocol://page/RouterCallbackDetails?nickname=x", NULL, &result), LR_OK);
     EXPECT_STR((const char *)result, "async value");
-    sleep_ms(30);
+    pthread_join(later_state.thread, NULL);  /* its second and third completions are done */
     EXPECT_INT(later_state.statuses[0], LR_OK);
     EXPECT_INT(later_state.statuses[1], LR_EREPLIED);
     EXPECT_INT(later_state.statuses[2], LR_EREPLIED);

@@ -164,16 +164,19 @@ package struct RouteBlob: @unchecked Sendable {
 
         var offset = headerSize + 8 * names.count
         /// Copies `bytes` and a NUL at the cursor; records (offset, length) at `ref` when given.
+        // The closure reads a copy of the cursor: Swift 6.3's SIL verifier rejects reading the captured var in
+        // the closure while `put` writes it (it crashed the TSan build of the library).
         func put(_ bytes: [UInt8], ref: Int? = nil) {
+            let at = offset
+            offset = at + bytes.count + 1
             bytes.withUnsafeBytes { raw in
-                if let src = raw.baseAddress { (block + offset).copyMemory(from: src, byteCount: raw.count) }
+                if let src = raw.baseAddress { (block + at).copyMemory(from: src, byteCount: raw.count) }
             }
-            block.storeBytes(of: 0, toByteOffset: offset + bytes.count, as: UInt8.self)
+            block.storeBytes(of: 0, toByteOffset: at + bytes.count, as: UInt8.self)
             if let ref {
-                u32(offset, at: ref)
+                u32(at, at: ref)
                 u32(bytes.count, at: ref + 4)
             }
-            offset += bytes.count + 1
         }
         put(patternBytes)
         put(targetBytes)
