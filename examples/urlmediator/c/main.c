@@ -151,9 +151,16 @@ static int call_module(const lr_match *m, void *context, void *user_data, void *
     snprintf(call->ran_on, sizeof call->ran_on, "%s", queue ? queue : "an unnamed thread");
 
     const char *method = lr_match_get(m, "method");
+    const char *param = lr_match_get(m, "param");
+    if (!method || !param) {  /* a route of another shape given this class as its target */
+        snprintf(call->refusal, sizeof call->refusal, "%s needs a URL of the form scheme://%s/method/param",
+                 cls->name, cls->name);
+        *message = call->refusal;
+        return LR_EINVAL;
+    }
     for (size_t i = 0; i < 2 && cls->method_names[i]; i++)
         if (strcmp(cls->method_names[i], method) == 0) {
-            if (cls->methods[i](cls->name, lr_match_get(m, "param"), call) == 0)
+            if (cls->methods[i](cls->name, param, call) == 0)
                 return LR_OK;
             snprintf(call->refusal, sizeof call->refusal, "%s.%s failed: the navigation stack is full", cls->name,
                      method);
