@@ -84,10 +84,13 @@ def call_module(class_name: str):
     def handler(match: linkrouter.OpenMatch) -> None:
         call: ModuleCall = match.context
         call.ran_on = current_queue()
-        method = MODULE_CLASSES[class_name].get(match.params["method"])
+        name, param = match.params.get("method"), match.params.get("param")
+        if not isinstance(name, str) or not isinstance(param, str):  # a route of another shape
+            raise MissingMethod("%s needs a URL of the form scheme://%s/method/param" % (class_name, class_name))
+        method = MODULE_CLASSES[class_name].get(name)
         if method is None:
-            raise MissingMethod("%s has no method '%s'" % (class_name, match.params["method"]))
-        method(class_name, match.params["param"], call)
+            raise MissingMethod("%s has no method '%s'" % (class_name, name))
+        method(class_name, param, call)
     return handler
 
 

@@ -79,11 +79,13 @@ func callModule(_ className: String, _ methods: [String: @Sendable (String, Stri
         let ranOn = DispatchQueue.getSpecific(key: queueName.key)
             ?? (pthread_equal(pthread_self(), call.caller) != 0 ? "caller" : "an unnamed thread")
         call.report.withLock { $0.ranOn = ranOn }
-        let name = match.params["method"] ?? ""
+        guard let name = match.params["method"], let param = match.params["param"] else {  // a route of another shape
+            throw MissingMethod(description: "\(className) needs a URL of the form scheme://\(className)/method/param")
+        }
         guard let method = methods[name] else {
             throw MissingMethod(description: "\(className) has no method '\(name)'")
         }
-        method(className, match.params["param"] ?? "", call)
+        method(className, param, call)
         return nil
     }
 }
