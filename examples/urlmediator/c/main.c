@@ -293,6 +293,96 @@ static void run_step(lr_router *router, navigation *nav, work_queue *ui, work_qu
     expect("the stack", stack, s->stack);
 }
 
+/* URLMediator's call does not wait: NSURLSession hands the URL over and returns. lr_router_open_async is that call.
+   To show it, the ui queue is kept busy behind a gate: the open returns, the stack is still as it was, and the
+   module runs only when the gate opens and the queue reaches it; done() then reports the outcome. */
+typedef struct gate {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int open;      /* the gate: the ui queue's blocker waits for it */
+    int done;      /* the open's outcome came */
+    int status;
+    char message[TEXT];
+} gate;
+
+static void wait_for_gate(void *arg)
+{
+    gate *g = arg;
+    pthread_mutex_lock(&g->lock);
+    while (!g->open)
+        pthread_cond_wait(&g->changed, &g->lock);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void open_done(const lr_outcome *outcome, void *data)
+{
+    gate *g = data;
+    pthread_mutex_lock(&g->lock);
+    g->status = outcome->status;
+    snprintf(g->message, sizeof g->message, "%s", outcome->message);
+    g->done = 1;
+    pthread_cond_broadcast(&g->changed);
+    pthread_mutex_unlock(&g->lock);
+}
+
+static void run_without_waiting(lr_router *router, navigation *nav, work_queue *ui)
+{
+    static const char *const want_url = "com.myiurlmediator://TwoViewController/pushToModule/8";
+    static const char *const want_outcome = "TwoViewController.pushToModule(8) ran on ui";
+    char before[MAX_VIEWS * TEXT], after[MAX_VIEWS * TEXT], outcome[2 * TEXT];
+    gate g = {0};
+    pthread_mutex_init(&g.lock, NULL);
+    pthread_cond_init(&g.changed, NULL);
+
+    printf("pushToModuleID 1000 param 8 on ui, without waiting (ui is busy)\n");
+    const char *names[] = {"method", "param"};
+    const char *values[] = {"pushToModule", "8"};
+    char *url = NULL;
+    CHECK(lr_router_build_url(router, "1000", names, values, 2, &url));
+    printf("  url %s\n", url);
+    expect("the URL built", url, want_url);
+
+    describe_stack(nav, before, sizeof before);
+    queue_dispatch(ui, wait_for_gate, &g);
+    module_call call = {0};
+    call.nav = nav;
+    lr_open_options opts = {0};
+    opts.context = &call;
+    opts.dispatch = queue_dispatch;
+    opts.executor = ui;
+    CHECK(lr_router_open_async(router, url, &opts, open_done, &g));
+    lr_string_free(url);
+
+    /* Back at once: the module waits in the ui queue behind the gate. */
+    pthread_mutex_lock(&g.lock);
+    int done_early = g.done;
+    pthread_mutex_unlock(&g.lock);
+    describe_stack(nav, after, sizeof after);
+    printf("  returned; %s\n", done_early ? "the module already ran" : "the module has not run yet");
+    expect("the open returned before the module ran", done_early ? "ran" : "not yet", "not yet");
+    expect("the stack before the module ran", after, before);
+
+    pthread_mutex_lock(&g.lock);
+    g.open = 1;
+    pthread_cond_broadcast(&g.changed);
+    while (!g.done)
+        pthread_cond_wait(&g.changed, &g.lock);
+    pthread_mutex_unlock(&g.lock);
+    if (g.status == LR_OK)
+        snprintf(outcome, sizeof outcome, "%s ran on %s", call.did, call.ran_on);
+    else
+        snprintf(outcome, sizeof outcome, "refused: %s", g.message);
+    printf("  %s\n", outcome);
+    expect("the open without waiting", outcome, want_outcome);
+    describe_stack(nav, after, sizeof after);
+    printf("  stack: %s\n", after);
+    char want_stack[MAX_VIEWS * TEXT + 32];
+    snprintf(want_stack, sizeof want_stack, "%s > TwoViewController(8)", before);
+    expect("the stack", after, want_stack);
+    pthread_cond_destroy(&g.changed);
+    pthread_mutex_destroy(&g.lock);
+}
+
 int main(int argc, char **argv)
 {
     int demo = argc == 2 && strcmp(argv[1], "demo") == 0;
@@ -325,6 +415,8 @@ int main(int argc, char **argv)
     size_t count = demo ? 1 : sizeof steps / sizeof steps[0];
     for (size_t i = 0; i < count; i++)
         run_step(router, &nav, &ui, &background, &steps[i]);
+    if (!demo)
+        run_without_waiting(router, &nav, &ui);
 
     queue_stop(&ui);
     queue_stop(&background);
@@ -334,6 +426,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "%d mismatch(es)\n", failures);
         return 1;
     }
-    printf("ok: %zu calls as expected\n", count);
+    printf("ok: %zu calls as expected\n", demo ? count : count + 1);
     return 0;
 }

@@ -178,6 +178,51 @@ func run(_ step: Step, on router: Router, navigation: Navigation, queues: [Strin
     expect("the stack", navigation.described, step.stack)
 }
 
+/// What an open that is not waited for came to, set by its completion on whichever thread had the outcome.
+final class Completion: Sendable {
+    let outcome = Mutex<String?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+}
+
+/// URLMediator's call does not wait: NSURLSession hands the URL over and returns. `open(_:completion:)` is that
+/// call. To show it, the ui queue is kept busy behind a gate: the open returns, the stack is still as it was, and
+/// the module runs only when the gate opens and the queue reaches it.
+@MainActor
+func runWithoutWaiting(_ router: Router, navigation: Navigation, ui: DispatchQueue) throws {
+    print("pushToModuleID 1000 param 8 on ui, without waiting (ui is busy)")
+    let url = try router.url(name: "1000", params: ["method": "pushToModule", "param": "8"])
+    print("  url \(url)")
+    expect("the URL built", url, "com.myiurlmediator://TwoViewController/pushToModule/8")
+    let before = navigation.described
+    let gate = DispatchSemaphore(value: 0)
+    ui.async { gate.wait() }
+    let call = ModuleCall(navigation)
+    let completion = Completion()
+    router.open(OpenRequest(url, context: call, executor: ui)) { result in
+        let outcome: String
+        switch result {
+        case .success:
+            let report = call.report.withLock { $0 }
+            outcome = "\(report.did) ran on \(report.ranOn)"
+        case .failure(let error):
+            outcome = "refused: \(error)"
+        }
+        completion.outcome.withLock { $0 = outcome }
+        completion.finished.signal()
+    }
+    // Back at once: the module waits in the ui queue behind the gate.
+    let ranEarly = completion.outcome.withLock { $0 } != nil || navigation.described != before
+    print("  returned; \(ranEarly ? "the module already ran" : "the module has not run yet")")
+    expect("the open returned before the module ran", ranEarly ? "ran" : "not yet", "not yet")
+    gate.signal()
+    completion.finished.wait()
+    let outcome = completion.outcome.withLock { $0 } ?? "(no outcome)"
+    print("  \(outcome)")
+    expect("the open without waiting", outcome, "TwoViewController.pushToModule(8) ran on ui")
+    print("  stack: \(navigation.described)")
+    expect("the stack", navigation.described, before + " > TwoViewController(8)")
+}
+
 let demo = CommandLine.arguments.dropFirst() == ["demo"]
 do {
     let router = try Router(tableFile: table)
@@ -194,11 +239,14 @@ do {
     for step in chosen {
         run(step, on: router, navigation: navigation, queues: queues)
     }
+    if !demo {
+        try runWithoutWaiting(router, navigation: navigation, ui: queues["ui"]!)
+    }
     if failures > 0 {
         printError("\(failures) mismatch(es)")
         exit(1)
     }
-    print("ok: \(chosen.count) calls as expected")
+    print("ok: \(demo ? chosen.count : chosen.count + 1) calls as expected")
 } catch {
     printError("error: \(error)")
     exit(1)
