@@ -2,7 +2,8 @@
 #
 #   make              the library (build/lib/liblinkrouter.so), the CLI (build/bin/linkrouter), the C examples
 #   make demo         resolve real-looking deep links and web links through the library, then a shop app's table
-#                     file (examples/tables/shop.json): check, load, resolve, build URLs, explain
+#                     file (examples/tables/shop.json): check, load, resolve, build URLs, explain; then one scenario
+#                     of each seed system (examples/<seed>, mk/seeds.mk)
 #   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, the
 #                     linkrouter tool's commands and exit codes, Python
 #   make install      PREFIX=/usr/local: library, header, linkrouter.pc, CLI
@@ -65,6 +66,7 @@ demo: all
 	@echo
 	@echo "== the same kind of table as a file, examples/tables/shop.json"
 	@$(BUILD)/examples/tables
+	@$(MAKE) --no-print-directory demo-seeds
 
 # Kept out of `make` and `make test`: it installs peers (apt libr3-dev, a venv from PyPI) and takes minutes.
 bench: lib

@@ -13,7 +13,14 @@
 SEEDS  := $(sort $(patsubst examples/%/README.md,%,$(wildcard examples/*/README.md)))
 SEED_C := $(foreach s,$(SEEDS),$(BUILD)/examples/seed-$(s)-c)
 
-.PHONY: test-seeds
+.PHONY: test-seeds demo-seeds
+
+# `make demo`'s last part: each seed's C program run with `demo` plays its headline scenario (still checked).
+demo-seeds: $(SEED_C)
+	@for s in $(SEEDS); do \
+	    echo; echo "== seed $$s: examples/$$s (C; its Swift and Python programs print the same)"; \
+	    $(BUILD)/examples/seed-$$s-c demo || exit 1; \
+	done
 
 $(BUILD)/examples/seed-%-c: examples/%/c/main.c examples/c/check.h Include/linkrouter.h $(BUILD)/lib/liblinkrouter.so
 	@mkdir -p $(BUILD)/examples
