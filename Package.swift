@@ -1,16 +1,13 @@
 // swift-tools-version: 6.0
 // LinkRouter: an embeddable URL router. A pure Swift core, a C ABI skin (liblinkrouter.so) and a CLI.
-import Foundation
 import PackageDescription
 
 // The version script keeps every symbol but `lr_*` out of liblinkrouter.so's dynamic table.
 let root = String(#filePath.dropLast("/Package.swift".count))
 
-// The seed examples (mk/seeds.mk): every examples/<seed>/swift/main.swift is the executable `seed-<seed>`, so a
-// new seed is a new folder and no edit here.
-let seeds = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/examples")) ?? []).sorted().filter {
-    FileManager.default.fileExists(atPath: "\(root)/examples/\($0)/swift/main.swift")
-}
+// The seed examples (mk/seeds.mk): examples/<seed>/swift/main.swift is the executable `seed-<seed>`. Listed, not
+// read from the folder: SwiftPM caches this manifest and would not see a new folder.
+let seeds = ["dcurlrouter", "ffrouter", "router-objc", "urlmediator", "xksquare"]
 
 let package = Package(
     name: "LinkRouter",

@@ -66,7 +66,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             fprintf(stderr, "fuzz_resolve: cannot add %s: %s\n", routes[i][0], lr_last_error());
             abort();
         }
-    if (lr_router_add_route(router, "app://named/:n", "Named", "named-route", "{\"auth\":true}") != LR_OK) abort();
+    if (lr_router_add_route(router, "app://named/:n", "Named", "named-route", "{\"auth\":\"true\"}") != LR_OK) {
+        fprintf(stderr, "fuzz_resolve: cannot add the named route: %s\n", lr_last_error());
+        abort();
+    }
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (lr_router_add_rewrite(router, rules[i][0], rules[i][1]) != LR_OK) {
             fprintf(stderr, "fuzz_resolve: cannot add rule %s: %s\n", rules[i][0], lr_last_error());
