@@ -346,29 +346,39 @@ static void login_free(struct app *app)
     check_stack(app, "RouterTestViewController");
 }
 
+/* What each replay came to, kept to be printed once resume returns (as Swift's and Python's resume report). */
 struct replay_log {
     size_t count;
+    char   urls[4][LINE_SIZE];
     char   lines[4][LINE_SIZE];
 };
 
-static void report_replay(const lr_outcome *outcome, void *data)
+static void record_replay(const lr_outcome *outcome, void *data)
 {
     struct replay_log *log = data;
-    char line[LINE_SIZE];
-    if (outcome->status == LR_OK)
-        describe_screen(outcome->result, line, sizeof line);
-    else
-        snprintf(line, sizeof line, "unexpected %s: %s", lr_errstr(outcome->status), outcome->message);
-    printf("  %s\n    %s\n", outcome->url, line);
-    if (log->count < sizeof log->lines / sizeof log->lines[0])
-        snprintf(log->lines[log->count], LINE_SIZE, "%s", line);
+    if (log->count < sizeof log->lines / sizeof log->lines[0]) {
+        char *line = log->lines[log->count];
+        snprintf(log->urls[log->count], LINE_SIZE, "%s", outcome->url);
+        if (outcome->status == LR_OK)
+            describe_screen(outcome->result, line, LINE_SIZE);
+        else
+            snprintf(line, LINE_SIZE, "unexpected %s: %s", lr_errstr(outcome->status), outcome->message);
+    }
     log->count++;
+}
+
+static void print_log(int level, const char *message, void *user_data)
+{
+    (void)level, (void)user_data;
+    printf("  [log] %s\n", message);
 }
 
 static void parked_then_replayed(struct app *app)
 {
     char before[LINE_SIZE], after[LINE_SIZE], want[2 * LINE_SIZE];
     printf("== logged out: login-required links are parked\n");
+    /* The router's own log (info: matches, guard verdicts, parking, replays) shows the core doing the parking. */
+    CHECK(lr_router_set_log(app->router, LR_LOG_INFO, print_log, NULL, NULL));
     describe_stack(&app->nav, before, sizeof before);
     open_and_check(app, "xksquare://com.authDynamic?targetclass=MyOrdersViewController&tab=unpaid",
                    "parked until login (1 waiting)");
@@ -379,11 +389,13 @@ static void parked_then_replayed(struct app *app)
 
     printf("== login as lili: the parked links open, in the order they came\n");
     app->user = "lili";
-    size_t pending = waiting_for_login(app), replayed = 0;
+    size_t replayed = 0;
     struct replay_log log = {0};
-    printf("resume login: %zu parked links\n", pending);
-    CHECK(lr_router_resume(app->router, "login", report_replay, &log, &replayed));
+    CHECK(lr_router_resume(app->router, "login", record_replay, &log, &replayed));
+    CHECK(lr_router_set_log(app->router, LR_LOG_OFF, NULL, NULL, NULL));
+    printf("resume login replayed %zu parked links:\n", replayed);
     if (replayed != 2 || log.count != 2) fail("expected 2 replays, got %zu", replayed);
+    for (size_t i = 0; i < log.count; i++) printf("  %s\n    %s\n", log.urls[i], log.lines[i]);
     expect_text(log.lines[0], "pushed MyOrdersViewController(user=lili, tab=unpaid)");
     expect_text(log.lines[1], "pushed RouterTestViewController(name=订单, num=7)");
     if (waiting_for_login(app) != 0) fail("links still parked after resume");

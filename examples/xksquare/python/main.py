@@ -226,6 +226,8 @@ def login_free(app: App) -> None:
 
 def parked_then_replayed(app: App) -> None:
     print("== logged out: login-required links are parked")
+    # The router's own log (info: matches, guard verdicts, parking, replays) shows the core doing the parking.
+    app.router.set_log(lambda level, message: print("  [log] " + message), level=linkrouter.LogLevel.INFO)
     before = app.nav.describe()
     app.open_and_check("xksquare://com.authDynamic?targetclass=MyOrdersViewController&tab=unpaid",
                        "parked until login (1 waiting)")
@@ -236,13 +238,14 @@ def parked_then_replayed(app: App) -> None:
     app.session.user = "lili"
     parked = app.router.pending("login")
     results = app.router.resume("login")
-    print("resume login: %d parked links" % len(results))
+    print("resume login replayed %d parked links:" % len(results))
     got = []
     for request, result in zip(parked, results):
         print("  " + request.url)
         line = "pushed " + result.describe() if isinstance(result, Screen) else "unexpected %r" % (result,)
         print("    " + line)
         got.append(line)
+    app.router.set_log(None)
     expect(got, ["pushed MyOrdersViewController(user=lili, tab=unpaid)",
                  "pushed RouterTestViewController(name=订单, num=7)"])
     expect(len(app.router.pending("login")), 0)

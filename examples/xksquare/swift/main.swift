@@ -176,6 +176,8 @@ func loginFree(_ app: App) {
 
 func parkedThenReplayed(_ app: App) {
     print("== logged out: login-required links are parked")
+    // The router's own log (info: matches, guard verdicts, parking, replays) shows the core doing the parking.
+    app.router.setLog(level: .info) { _, message in print("  [log] \(message)") }
     let before = app.nav.description
     app.openAndCheck("xksquare://com.authDynamic?targetclass=MyOrdersViewController&tab=unpaid",
                      "parked until login (1 waiting)")
@@ -186,7 +188,7 @@ func parkedThenReplayed(_ app: App) {
     print("== login as lili: the parked links open, in the order they came")
     app.session.user = "lili"
     let replayed = app.router.resume("login")
-    print("resume login: \(replayed.count) parked links")
+    print("resume login replayed \(replayed.count) parked links:")
     var got: [String] = []
     for replay in replayed {
         print("  \(replay.parked.url)")
@@ -198,6 +200,7 @@ func parkedThenReplayed(_ app: App) {
         print("    \(line)")
         got.append(line)
     }
+    app.router.setLog(level: .off, nil)
     expect(got, ["pushed MyOrdersViewController(user=lili, tab=unpaid)",
                  "pushed RouterTestViewController(name=订单, num=7)"])
     expect(app.router.pending("login").count, 0)
@@ -220,6 +223,44 @@ func typedModel(_ app: App) throws {
     expect(model, JumpModel(info: .init(nickname: "体贴"), name: .init(bb: 123), num: 2))
     print("  model: JumpModel(info: Info(nickname: \(model.info.nickname)), name: Name(bb: \(model.name.bb)),"
         + " num: \(model.num))")
+}
+
+/// The decoder's other readings, checked without printing (JumpModel needs none of them): a `[]` list, a list
+/// of groups, Bool, Double, an optional left out, and the message of each kind of failure.
+func adapterChecks() throws {
+    struct Friend: Decodable, Equatable { let id: Int }
+    struct Profile: Decodable, Equatable {
+        let tags: [String]
+        let friends: [Friend]
+        let vip: Bool
+        let score: Double
+        let note: String?
+    }
+    let router = Router()
+    try router.add("app://profile", target: "Profile")
+    let decoder = ParamsDecoder(name: "Profile_RAdapter")
+    func profile(_ query: String) throws -> Profile {
+        guard let match = try router.resolve("app://profile?" + query) else { fail("no match for \(query)") }
+        return try decoder.decode(Profile.self, from: match.nestedParams)
+    }
+    expect(try profile("tags[]=a&tags[]=b&friends[][id]=1&friends[][id]=2&vip=true&score=2.5"),
+           Profile(tags: ["a", "b"], friends: [Friend(id: 1), Friend(id: 2)], vip: true, score: 2.5, note: nil))
+    let failures = [
+        ("tags=a&friends[][id]=1&vip=true&score=1", "Profile_RAdapter: tags is not a list"),
+        ("tags[]=a&friends[][id]=x&vip=true&score=1", "Profile_RAdapter: friends.0.id: 'x' is not an integer"),
+        ("tags[]=a&friends[][id]=1&vip=maybe&score=1", "Profile_RAdapter: vip: 'maybe' is not true or false"),
+        ("tags[]=a&friends[][id]=1&vip=true&score=high", "Profile_RAdapter: score: 'high' is not a number"),
+        ("tags[]=a&friends[][id]=1&vip=true", "Profile_RAdapter: score is missing"),
+        ("tags[]=a&friends[][id]=1&vip[x]=1&score=1", "Profile_RAdapter: vip is not a single value"),
+    ]
+    for (query, want) in failures {
+        do {
+            _ = try profile(query)
+            fail("\(query) decoded")
+        } catch let error as AdapterError {
+            expect(error.description, want)
+        }
+    }
 }
 
 /// The file's whole text (without Foundation).
@@ -286,6 +327,7 @@ do {
         parkedThenReplayed(app)
         loggedIn(app)
         try typedModel(app)
+        try adapterChecks()
         pushAndWeb(app)
         errors(app)
         print("xksquare: all checks passed")
