@@ -91,14 +91,14 @@ test-examples: $(EXAMPLES) lib
 	    diff -u $$expected $(BUILD)/examples/$$name.out || exit 1; \
 	done
 
-# Installs into a temporary prefix and builds the FFRouter example from the installed header, library and
-# linkrouter.pc alone.
+# Installs into a temporary prefix and builds the FFRouter seed's C program from the installed header, library
+# and linkrouter.pc alone (examples/c only for check.h).
 test-install: lib
 	@rm -rf $(BUILD)/install && $(MAKE) --no-print-directory install PREFIX=$(abspath $(BUILD)/install) >/dev/null
-	@PKG_CONFIG_PATH=$(abspath $(BUILD)/install/lib/pkgconfig) sh -c '$(CC) $(C_WARN) examples/c/ffrouter.c -Iexamples/c \
+	@PKG_CONFIG_PATH=$(abspath $(BUILD)/install/lib/pkgconfig) sh -c '$(CC) $(C_WARN) examples/ffrouter/c/main.c -Iexamples/c \
 	    $$(pkg-config --cflags linkrouter) -o $(BUILD)/install/ffrouter $$(pkg-config --libs linkrouter) \
-	    -Wl,-rpath,$(abspath $(BUILD)/install/lib)'
-	@$(BUILD)/install/ffrouter | diff -u examples/c/ffrouter.expected - && echo "== make install + pkg-config: ok"
+	    -Wl,-rpath,$(abspath $(BUILD)/install/lib) -lpthread'
+	@$(BUILD)/install/ffrouter 2>&1 | diff -u examples/ffrouter/c.expected - && echo "== make install + pkg-config: ok"
 
 # The linkrouter tool: every command's output and exit status against Tests/tool/expected.
 test-tool: lib
