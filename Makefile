@@ -139,6 +139,6 @@ uninstall:
 clean:
 	rm -rf $(BUILD) .build
 
-include mk/reliability.mk
 include mk/seeds.mk
+include mk/reliability.mk
 include mk/bindings.mk

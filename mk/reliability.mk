@@ -146,9 +146,9 @@ sanitize-c-tsan: deps
 
 # The release .so as shipped (build/lib), the C examples and every C test driver (the stress test scaled down:
 # valgrind runs one thread at a time).
-valgrind: lib examples $(C_TESTS)
+valgrind: lib examples $(SEED_C) $(C_TESTS)
 	@command -v $(VALGRIND) >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 1; }
-	@for x in $(EXAMPLES) $(C_TESTS); do \
+	@for x in $(EXAMPLES) $(SEED_C) $(C_TESTS); do \
 	    echo "== valgrind $$x"; \
 	    LR_STRESS_SCALE=0.05 $(VALGRIND) $(VALGRIND_OPTS) $$x > $(BUILD)/valgrind.out 2>&1 \
 	        || { tail -80 $(BUILD)/valgrind.out; echo "valgrind: $$x FAILED"; exit 1; }; \
