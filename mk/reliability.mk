@@ -144,7 +144,7 @@ sanitize-c-tsan: deps
 
 # ---- valgrind ------------------------------------------------------------------------------------------------
 
-# The release .so as shipped (build/lib), the C examples and every C test driver (the stress test scaled down:
+# The release .so as shipped (build/lib), the C examples, the seeds' C programs and every C test driver (the stress test scaled down:
 # valgrind runs one thread at a time).
 valgrind: lib examples $(SEED_C) $(C_TESTS)
 	@command -v $(VALGRIND) >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 1; }
