@@ -68,7 +68,9 @@ package final class ThreadState {
                 return (spare, state.spareMatchCapacity)
             }
         }
-        return malloc(size).map { ($0, size) }
+        // At least 1 KiB, so that the spare this block becomes fits most matches after it.
+        let capacity = max(size, 1024)
+        return malloc(capacity).map { ($0, capacity) }
     }
 
     /// Keeps a freed C match's block as this thread's spare when there is room, else frees it.
@@ -76,11 +78,17 @@ package final class ThreadState {
     package static func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
         if capacity <= spareMatchLimit, let key, let p = pthread_getspecific(key) {
             let state = Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
-            if state.spareMatch == nil {
-                state.spareMatch = block
-                state.spareMatchCapacity = capacity
-                return
+            // Keep the bigger of the two blocks.
+            if let spare = state.spareMatch {
+                if state.spareMatchCapacity >= capacity {
+                    free(block)
+                    return
+                }
+                free(spare)
             }
+            state.spareMatch = block
+            state.spareMatchCapacity = capacity
+            return
         }
         free(block)
     }
