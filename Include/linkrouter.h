@@ -256,7 +256,9 @@ int lr_match_to_json(const lr_match *m, char **out);
 int lr_match_clone(const lr_match *m, lr_match **out);
 
 /* Frees a match that lr_router_resolve, lr_router_resolve_with or lr_match_clone returned. NULL is a no-op.
-   Never free a match a handler or guard was lent. */
+   Never free a match a handler or guard was lent. The calling thread keeps the memory of one small match (up to
+   4 KiB) for its next lr_router_resolve, so a resolve-and-free loop costs no malloc; it is freed when the thread
+   ends. */
 void lr_match_free(lr_match *m);
 
 /* ------------------------------------------------------------------------------------------------------------

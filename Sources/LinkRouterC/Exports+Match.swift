@@ -168,10 +168,14 @@ public func lr_match_clone(_ m: MatchHandle?, _ out: UnsafeMutablePointer<Unsafe
         let size = MatchRecord(m).size
         guard let copy = malloc(size) else { throw RouterError(.noMemory, "lr_match_clone: out of memory") }
         copy.copyMemory(from: m, byteCount: size)
+        MatchRecord.setCapacity(copy, size)
         out.pointee = copy
         return 0
     }
 }
 
 @c(lr_match_free)
-public func lr_match_free(_ m: UnsafeMutableRawPointer?) { free(m) }
+public func lr_match_free(_ m: UnsafeMutableRawPointer?) {
+    guard let m else { return }
+    ThreadState.recycleMatchBlock(m, capacity: MatchRecord(m).capacity)
+}

@@ -120,7 +120,15 @@ private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CStri
         let n = try count(n, f)
         return try withRouter(r, f) { router throws(RouterError) in
             try withPairs(names, values, n, f) { extras throws(RouterError) in
-                guard let m = try router.resolveRecord(bytes: url, extras: extras, allocate: { malloc($0) }) else { return 1 }
+                // The block is the thread's spare one when lr_match_free left one big enough (ThreadState).
+                var capacity = 0
+                let m = try router.resolveRecord(bytes: url, extras: extras) { size in
+                    guard let (block, bytes) = ThreadState.takeMatchBlock(size) else { return nil }
+                    capacity = bytes
+                    return block
+                }
+                guard let m else { return 1 }
+                MatchRecord.setCapacity(m, capacity)
                 out.pointee = m
                 return 0
             }

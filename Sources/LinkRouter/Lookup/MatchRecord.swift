@@ -6,11 +6,11 @@
 /// ```
 /// word 0 total bytes        word 3 merged params P      word 6 extras E      word 9  meta M
 /// word 1 route id           word 4 path params A        word 7 requires R    word 10 nesting limit
-/// word 2 flags              word 5 query pairs Q        word 8 (reserved)    word 11 (reserved)
+/// word 2 flags              word 5 query pairs Q        word 8 zero (the "")  word 11 bytes allocated
 /// refs: 11 fixed strings (target pattern name metadata url routed scheme host port path fragment),
 ///       then P merged (name, value), A path (name, value), Q query (name, value), E extras (name, value),
 ///       R requires, M meta (key, value) -- each ref is (u32 offset from the block, u32 length)
-/// bytes: the strings, each followed by a NUL
+/// bytes: the strings, each followed by a NUL; an empty string is word 8 (always 0), so it takes no room
 /// ```
 /// Merged parameters follow SPEC §4: path parameters in pattern order, then query keys in order of first
 /// appearance with their last value (a key a path parameter takes is skipped), then extras; an extra replaces
@@ -20,7 +20,7 @@ package struct MatchRecord {
 
     package init(_ base: UnsafeRawPointer) { self.base = base }
 
-    enum Word: Int { case size, routeID, flags, params, pathParams, queryPairs, extras, requires, reserved8, meta, nesting, reserved11 }
+    enum Word: Int { case size, routeID, flags, params, pathParams, queryPairs, extras, requires, zero, meta, nesting, capacity }
     static let headerWords = 12
 
     package enum Field: Int, CaseIterable {
@@ -61,6 +61,13 @@ package struct MatchRecord {
     package var requiresCount: Int { word(.requires) }
     package var metaCount: Int { word(.meta) }
     package var maxNesting: Int { word(.nesting) }
+    /// Bytes of the block the record was written in (at least `size`): a C match's block is reused when freed.
+    package var capacity: Int { word(.capacity) }
+
+    /// Records that the block at `base` has `capacity` bytes (≤ 4 GiB, as the record's size is).
+    package static func setCapacity(_ base: UnsafeMutableRawPointer, _ capacity: Int) {
+        base.storeBytes(of: UInt32(truncatingIfNeeded: capacity), toByteOffset: 4 &* Word.capacity.rawValue, as: UInt32.self)
+    }
 
     @inline(__always) private func pair(_ first: Int, _ i: Int) -> (name: ByteSpan, value: ByteSpan) {
         (ref(first &+ 2 &* i), ref(first &+ 2 &* i &+ 1))
@@ -172,49 +179,80 @@ package struct MatchRecord {
     /// 4 GiB (its offsets are u32).
     package static func build(_ r: Resolution, extras: UnsafeBufferPointer<QueryPair>, maxNesting: Int,
                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
-        // Every (name, value) pair the match holds, in one list: path parameters, query pairs, extras. The merged
-        // parameters are pairs of indexes into it (where the name comes from, where the value comes from).
-        let pathCount = r.blob.paramCount
-        let sourceCount = pathCount &+ r.pairs.count &+ extras.count
-        return try withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: max(sourceCount, 1)) { sources throws(RouterError) in
-            try withUnsafeTemporaryAllocation(of: (name: Int32, value: Int32).self, capacity: max(sourceCount, 1)) { merged throws(RouterError) in
-                guard let src = sources.baseAddress, let m = merged.baseAddress else { return nil }
-                for i in 0..<pathCount { src[i] = QueryPair(key: r.blob.paramName(i), value: r.values[i]) }
-                for (i, q) in r.pairs.enumerated() { src[pathCount &+ i] = q }
-                for (i, e) in extras.enumerated() { src[pathCount &+ r.pairs.count &+ i] = e }
-                let count = merge(src, pathCount: pathCount, queryCount: r.pairs.count, extraCount: extras.count, into: m)
-                return try write(r, sources: UnsafeBufferPointer(start: src, count: sourceCount), extraCount: extras.count,
-                                 merged: UnsafeBufferPointer(start: m, count: count), maxNesting: maxNesting, allocate: allocate)
+        let sources = Sources(r, extras)
+        // Path parameters alone (no query, no extras): the merged parameters are they, in order, with no merge.
+        if r.pairs.isEmpty && extras.isEmpty {
+            return try write(r, sources: sources, merged: nil, maxNesting: maxNesting, allocate: allocate)
+        }
+        // The merged parameters are pairs of indexes into the sources (where the name comes from, where the
+        // value comes from).
+        let outcome = withTemporary((name: Int32, value: Int32).self, capacity: sources.count) { merged -> Result<UnsafeMutableRawPointer?, RouterError> in
+            let count = merge(sources, into: merged)
+            do throws(RouterError) {
+                return .success(try write(r, sources: sources, merged: UnsafeBufferPointer(start: merged, count: count),
+                                          maxNesting: maxNesting, allocate: allocate))
+            } catch {
+                return .failure(error)
             }
+        }
+        guard let outcome else { return nil }
+        return try outcome.get()
+    }
+
+    /// Every (name, value) pair a match holds, in one list: path parameters, query pairs, extras.
+    struct Sources {
+        let blob: RouteBlob
+        let values: UnsafePointer<ByteSpan>
+        let pairs: UnsafeBufferPointer<QueryPair>
+        let extras: UnsafeBufferPointer<QueryPair>
+        let pathCount: Int, queryEnd: Int, count: Int
+
+        init(_ r: Resolution, _ extras: UnsafeBufferPointer<QueryPair>) {
+            blob = r.blob
+            values = r.values
+            pairs = r.pairs
+            self.extras = extras
+            pathCount = r.blob.paramCount
+            queryEnd = pathCount &+ r.pairs.count
+            count = queryEnd &+ extras.count
+        }
+
+        @inline(__always) subscript(i: Int) -> QueryPair {
+            if i < pathCount { return QueryPair(key: blob.paramName(i), value: values[i]) }
+            if i < queryEnd { return pairs[i &- pathCount] }
+            return extras[i &- queryEnd]
         }
     }
 
     /// SPEC §4's merge over `src` (path pairs, then query pairs, then extras): writes one (name origin, value
     /// origin) per merged parameter to `out` and returns how many.
-    static func merge(_ src: UnsafeMutablePointer<QueryPair>, pathCount: Int, queryCount: Int, extraCount: Int,
-                      into out: UnsafeMutablePointer<(name: Int32, value: Int32)>) -> Int {
-        var index = SpanIndex(capacity: pathCount &+ queryCount &+ extraCount)
+    static func merge(_ src: Sources, into out: UnsafeMutablePointer<(name: Int32, value: Int32)>) -> Int {
+        let pathCount = src.pathCount, queryEnd = src.queryEnd
+        var index = SpanIndex(capacity: src.count)
         defer { index.release() }
         var count = 0
         func key(_ k: Int) -> ByteSpan { src[Int(out[k].name)].key }
-        for i in 0..<(pathCount &+ queryCount &+ extraCount) {
+        for i in 0..<src.count {
             // Indexes fit an Int32: a URL has at most maxParams (≤ 2^24) pairs, extras are counted below 2^31.
             let origin = Int32(truncatingIfNeeded: i)
-            if let at = index.find(src[i].key, count: count, key: key) {
-                if i >= pathCount && Int(out[at].name) >= pathCount || i >= pathCount &+ queryCount {
+            let name = src[i].key
+            if let at = index.find(name, count: count, key: key) {
+                if i >= pathCount && Int(out[at].name) >= pathCount || i >= queryEnd {
                     out[at].value = origin  // a later query value, or an extra; a query never overrides a path parameter
                 }
             } else {
                 out[count] = (origin, origin)
-                index.insert(src[i].key, at: count)
+                index.insert(name, at: count)
                 count &+= 1
             }
         }
         return count
     }
 
-    private static func write(_ r: Resolution, sources: UnsafeBufferPointer<QueryPair>, extraCount: Int,
-                              merged: UnsafeBufferPointer<(name: Int32, value: Int32)>, maxNesting: Int,
+    /// Writes the record; `merged` nil means the merged parameters are the sources, in order (path parameters
+    /// alone, each name once).
+    private static func write(_ r: Resolution, sources: Sources,
+                              merged: UnsafeBufferPointer<(name: Int32, value: Int32)>?, maxNesting: Int,
                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
         let blob = r.blob
         let rewritten = r.wasRewritten
@@ -223,7 +261,8 @@ package struct MatchRecord {
         let scheme = parts.scheme(in: routed), host = parts.host(in: routed), port = parts.port(in: routed)
         let path = parts.path(in: routed), fragment = parts.fragment(in: routed)
         let requiresCount = blob.requiresCount, metaCount = blob.metaCount
-        let refCount = fieldCount &+ 2 &* (merged.count &+ sources.count &+ metaCount) &+ requiresCount
+        let mergedCount = merged?.count ?? sources.count
+        let refCount = fieldCount &+ 2 &* (mergedCount &+ sources.count &+ metaCount) &+ requiresCount
         let tableEnd = 4 &* headerWords &+ 8 &* refCount
 
         // Sizes first. Each string is copied once: merged parameters point at the copies of the pairs they come
@@ -231,14 +270,19 @@ package struct MatchRecord {
         // The fragment ends the routed URL, and so does the path when there is no query or fragment: both are
         // then read in the routed URL's copy, whose NUL ends them too.
         let pathIsSuffix = parts.pathEnd == routed.count
-        var size = tableEnd &+ blob.target.count &+ blob.pattern.count &+ name.count &+ metadata.count &+ r.url.count
-            &+ scheme.count &+ host.count &+ port.count &+ 8
-        if !pathIsSuffix { size &+= path.count &+ 1 }
-        if rewritten { size &+= routed.count &+ 1 }
-        for p in sources { size &+= p.key.count &+ p.value.count &+ 2 }
+        // An empty string takes no room: it is the header's zero word (see `put`).
+        @inline(__always) func room(_ s: ByteSpan) -> Int { s.count == 0 ? 0 : s.count &+ 1 }
+        var size = tableEnd &+ room(blob.target) &+ room(blob.pattern) &+ room(name) &+ room(metadata) &+ room(r.url)
+            &+ room(scheme) &+ room(host) &+ room(port)
+        if !pathIsSuffix { size &+= room(path) }
+        if rewritten { size &+= room(routed) }
+        for i in 0..<sources.count {
+            let p = sources[i]
+            size &+= room(p.key) &+ room(p.value)
+        }
         if requiresCount > 0 || metaCount > 0 {
-            for i in 0..<requiresCount { size &+= blob.requires(i).count &+ 1 }
-            for i in 0..<metaCount { size &+= blob.meta(i).key.count &+ blob.meta(i).value.count &+ 2 }
+            for i in 0..<requiresCount { size &+= room(blob.requires(i)) }
+            for i in 0..<metaCount { size &+= room(blob.meta(i).key) &+ room(blob.meta(i).value) }
         }
         guard size <= Int(UInt32.max) else {
             throw .limit("a match of \(size) bytes is more than a match may hold (4 GiB)")
@@ -251,8 +295,13 @@ package struct MatchRecord {
         let refs = words + headerWords
         let bytes = block.assumingMemoryBound(to: UInt8.self)
         var cursor = tableEnd
-        /// Copies `s` and a NUL at the cursor and points ref `i` at it.
+        /// Copies `s` and a NUL at the cursor and points ref `i` at it; an empty `s` points at the zero word.
         @inline(__always) func put(_ s: ByteSpan, ref i: Int) {
+            if s.count == 0 {
+                refs[2 &* i] = UInt32(truncatingIfNeeded: 4 &* Word.zero.rawValue)
+                refs[2 &* i &+ 1] = 0
+                return
+            }
             copyBytes(bytes + cursor, s.start, s.count)
             bytes[cursor &+ s.count] = 0
             refs[2 &* i] = UInt32(truncatingIfNeeded: cursor)
@@ -266,15 +315,15 @@ package struct MatchRecord {
         word(.size, size)
         word(.routeID, blob.sequence)
         word(.flags, Int(flags))
-        word(.params, merged.count)
+        word(.params, mergedCount)
         word(.pathParams, blob.paramCount)
         word(.queryPairs, r.pairs.count)
-        word(.extras, extraCount)
+        word(.extras, sources.extras.count)
         word(.requires, requiresCount)
-        word(.reserved8, 0)
+        word(.zero, 0)
         word(.meta, metaCount)
         word(.nesting, maxNesting)
-        word(.reserved11, 0)
+        word(.capacity, size)
 
         put(blob.target, ref: Field.target.rawValue)
         put(blob.pattern, ref: Field.pattern.rawValue)
@@ -311,17 +360,23 @@ package struct MatchRecord {
 
         // The sources' refs follow the merged ones: path, query, extras, in `sources` order.
         let mergedStart = fieldCount
-        let sourceStart = mergedStart &+ 2 &* merged.count
-        for (i, p) in sources.enumerated() {
+        let sourceStart = mergedStart &+ 2 &* mergedCount
+        for i in 0..<sources.count {
+            let p = sources[i]
             put(p.key, ref: sourceStart &+ 2 &* i)
             put(p.value, ref: sourceStart &+ 2 &* i &+ 1)
         }
-        for (k, m) in merged.enumerated() {
-            let name = 2 &* (sourceStart &+ 2 &* Int(m.name)), value = 2 &* (sourceStart &+ 2 &* Int(m.value) &+ 1)
-            refs[2 &* (mergedStart &+ 2 &* k)] = refs[name]
-            refs[2 &* (mergedStart &+ 2 &* k) &+ 1] = refs[name &+ 1]
-            refs[2 &* (mergedStart &+ 2 &* k &+ 1)] = refs[value]
-            refs[2 &* (mergedStart &+ 2 &* k &+ 1) &+ 1] = refs[value &+ 1]
+        if let merged {
+            for (k, m) in merged.enumerated() {
+                let name = 2 &* (sourceStart &+ 2 &* Int(m.name)), value = 2 &* (sourceStart &+ 2 &* Int(m.value) &+ 1)
+                refs[2 &* (mergedStart &+ 2 &* k)] = refs[name]
+                refs[2 &* (mergedStart &+ 2 &* k) &+ 1] = refs[name &+ 1]
+                refs[2 &* (mergedStart &+ 2 &* k &+ 1)] = refs[value]
+                refs[2 &* (mergedStart &+ 2 &* k &+ 1) &+ 1] = refs[value &+ 1]
+            }
+        } else {
+            // The merged refs are the sources' refs (4 words per pair).
+            (refs + 2 &* mergedStart).update(from: refs + 2 &* sourceStart, count: 4 &* mergedCount)
         }
         if requiresCount > 0 || metaCount > 0 {
             let requiresStart = sourceStart &+ 2 &* sources.count

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension RouterState {
     /// Refuses text that is too long or not UTF-8.
     package func validate(_ url: ByteSpan) throws(RouterError) {
@@ -79,27 +85,37 @@ extension RouterState {
     /// anything is sized from it, so memory is bounded by the limits, never by the caller's number.
     package func withResolution<R>(_ url: ByteSpan, query: Bool, _ body: (Resolution?) -> R) throws(RouterError) -> R {
         try checkLength(url)
-        var sizes = (scratch: 8 * url.count + 256, values: table.maxParams + 1, pairs: query ? 16 : 0)
+        // The scratch `resolve` asks for when no rule fires (the values and the URL's decodes).
+        var sizes = (scratch: 8 * url.count + 64, values: table.maxParams + 1, pairs: query ? RouterState.pairsGuess(url) : 0)
         // The first try fits unless a rule fires or the query is long; the second has what `resolve` asked for.
         for _ in 0..<ResolveAttempt<R>.tries {
-            let attempt: ResolveAttempt<R> = withTemporary(UInt8.self, capacity: sizes.scratch) { scratch in
-                withTemporary(ByteSpan.self, capacity: sizes.values) { values in
-                    withTemporary(QueryPair.self, capacity: sizes.pairs) { pairs in
-                        var memory = ResolveMemory(
-                            scratch: ByteWriter(base: scratch, capacity: sizes.scratch),
-                            values: values, valueCapacity: sizes.values, pairs: pairs, pairCapacity: sizes.pairs)
-                        do throws(RouterError) {
-                            switch try resolve(url, query: query, memory: &memory) {
-                            case .matched(let blob): return .done(body(Resolution(blob, url, memory, values: values)))
-                            case .noMatch: return .done(body(nil))
-                            case let .needsMemory(scratch, values, pairs): return .retry(scratch: scratch, values: values, pairs: pairs)
-                            }
-                        } catch {
-                            return .failed(error)
+            // One block: the values, the query pairs, then the scratch bytes (small URLs: on the stack).
+            let valueBytes = sizes.values.multipliedReportingOverflow(by: MemoryLayout<ByteSpan>.stride)
+            let pairBytes = sizes.pairs.multipliedReportingOverflow(by: MemoryLayout<QueryPair>.stride)
+            let arrays = valueBytes.partialValue.addingReportingOverflow(pairBytes.partialValue)
+            let total = arrays.partialValue.addingReportingOverflow(sizes.scratch)
+            let attempt: ResolveAttempt<R>
+            if valueBytes.overflow || pairBytes.overflow || arrays.overflow || total.overflow {
+                attempt = .noMemory
+            } else {
+                attempt = withTemporaryBytes(total.partialValue) { block in
+                    let values = block.bindMemory(to: ByteSpan.self, capacity: sizes.values)
+                    let pairs = (block + valueBytes.partialValue).bindMemory(to: QueryPair.self, capacity: sizes.pairs)
+                    let scratch = (block + arrays.partialValue).bindMemory(to: UInt8.self, capacity: sizes.scratch)
+                    var memory = ResolveMemory(
+                        scratch: ByteWriter(base: scratch, capacity: sizes.scratch),
+                        values: values, valueCapacity: sizes.values, pairs: pairs, pairCapacity: sizes.pairs)
+                    do throws(RouterError) {
+                        switch try resolve(url, query: query, memory: &memory) {
+                        case .matched(let blob): return .done(body(Resolution(blob, url, memory, values: values)))
+                        case .noMatch: return .done(body(nil))
+                        case let .needsMemory(scratch, values, pairs): return .retry(scratch: scratch, values: values, pairs: pairs)
                         }
-                    } ?? .noMemory
+                    } catch {
+                        return .failed(error)
+                    }
                 } ?? .noMemory
-            } ?? .noMemory
+            }
             switch attempt {
             case .done(let value): return value
             case .failed(let error): throw error
@@ -110,6 +126,19 @@ extension RouterState {
             }
         }
         throw ResolveAttempt<R>.exhausted(url)
+    }
+
+    /// Room for the query pairs of `url` on a first try: one per '&' after the '?', at most 16, none without
+    /// a query (a rewritten URL that needs more asks for it, and the second try has it).
+    static func pairsGuess(_ url: ByteSpan) -> Int {
+        guard let start = url.start, let mark = memchr(start, Int32(UInt8(ascii: "?")), url.count) else { return 0 }
+        let end = UnsafeRawPointer(start + url.count)
+        var at = UnsafeRawPointer(mark) + 1, pairs = 1
+        while pairs < 16, at < end, let amp = memchr(at, Int32(UInt8(ascii: "&")), end - at) {
+            pairs &+= 1
+            at = UnsafeRawPointer(amp) + 1
+        }
+        return pairs
     }
 
     /// Runs `body` with the URL after rewriting and whether a rule fired.

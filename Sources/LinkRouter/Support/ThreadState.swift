@@ -36,6 +36,11 @@ package final class ThreadState {
     private var errorCapacity = 256
     /// The thread's PCRE2 matching memory (a `RegexScratch`, which Regex.swift makes and uses).
     @exclusivity(unchecked) var regexScratch: AnyObject?
+    /// The last C match this thread freed, kept for its next one: a resolve and free in a loop then costs no
+    /// malloc. Small blocks only (`spareMatchLimit`), one per thread.
+    private var spareMatch: UnsafeMutableRawPointer?
+    private var spareMatchCapacity = 0
+    package static let spareMatchLimit = 4096
 
     private init() {
         serial = ThreadState.nextSerial.add(1, ordering: .relaxed).newValue
@@ -49,6 +54,43 @@ package final class ThreadState {
         for i in 0..<ThreadState.slots { forget(i) }
         entries.deallocate()
         error.deallocate()
+        free(spareMatch)
+    }
+
+    /// A block of at least `size` bytes for a C match and its capacity: the spare when it is big enough, else
+    /// malloc's (nil when malloc fails).
+    @inline(__always)
+    package static func takeMatchBlock(_ size: Int) -> (block: UnsafeMutableRawPointer, capacity: Int)? {
+        if let key, let p = pthread_getspecific(key) {
+            let state = Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
+            if let spare = state.spareMatch, state.spareMatchCapacity >= size {
+                state.spareMatch = nil
+                return (spare, state.spareMatchCapacity)
+            }
+        }
+        // At least 1 KiB, so that the spare this block becomes fits most matches after it.
+        let capacity = max(size, 1024)
+        return malloc(capacity).map { ($0, capacity) }
+    }
+
+    /// Keeps a freed C match's block as this thread's spare when there is room, else frees it.
+    @inline(__always)
+    package static func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
+        if capacity <= spareMatchLimit, let key, let p = pthread_getspecific(key) {
+            let state = Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
+            // Keep the bigger of the two blocks.
+            if let spare = state.spareMatch {
+                if state.spareMatchCapacity >= capacity {
+                    free(block)
+                    return
+                }
+                free(spare)
+            }
+            state.spareMatch = block
+            state.spareMatchCapacity = capacity
+            return
+        }
+        free(block)
     }
 
     /// Empties entry `i`, releasing what its router held for this thread.

@@ -11,12 +11,20 @@ import Musl
 @inline(__always)
 package func withTemporary<T, R>(_ type: T.Type, capacity: Int, _ body: (UnsafeMutablePointer<T>) -> R) -> R? {
     let (bytes, overflow) = max(capacity, 1).multipliedReportingOverflow(by: MemoryLayout<T>.stride)
-    guard !overflow else { return nil }
+    guard !overflow, MemoryLayout<T>.alignment <= 16 else { return nil }
+    return withTemporaryBytes(bytes) { body($0.bindMemory(to: T.self, capacity: max(capacity, 1))) }
+}
+
+/// Runs `body` with `count` bytes aligned to 16 (uninitialized): on the stack up to 1 KiB, else from malloc;
+/// nil when malloc fails. One block for several arrays costs one set-up instead of one each.
+@inline(__always)
+package func withTemporaryBytes<R>(_ count: Int, _ body: (UnsafeMutableRawPointer) -> R) -> R? {
+    let bytes = max(count, 1)
     if bytes <= 1024 {  // what withUnsafeTemporaryAllocation puts on the stack
-        return withUnsafeTemporaryAllocation(of: T.self, capacity: max(capacity, 1)) { $0.baseAddress.map(body) }
+        return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: 16) { $0.baseAddress.map(body) }
     }
     // malloc's alignment (16 on 64-bit glibc and musl) suits every type the lookups use.
-    guard MemoryLayout<T>.alignment <= 16, let raw = malloc(bytes) else { return nil }
+    guard let raw = malloc(bytes) else { return nil }
     defer { free(raw) }
-    return body(raw.bindMemory(to: T.self, capacity: max(capacity, 1)))
+    return body(raw)
 }
