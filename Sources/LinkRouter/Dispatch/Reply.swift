@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Synchronization
 
 /// The answer a handler owes its `open`: completed exactly once, from any thread.
 ///
@@ -19,22 +15,27 @@ public final class Reply: Sendable {
         case timedOut
     }
 
-    private enum State { case pending, done, expired }
+    // The state moves once, from pending to done or expired; whoever moves it calls `deliver`. An atomic, not a
+    // lock: every open makes a reply, and most are completed at once on the thread that made them.
+    private static let pending: UInt8 = 0, done: UInt8 = 1, expired: UInt8 = 2
     typealias Deliver = @Sendable (Result<(any Sendable)?, any Error>) -> Void
 
     /// The match the handler was given (nil for the unmatched handler's).
     public let match: Match?
-    /// The state, and whom to tell while pending.
-    private let slot: Locked<(state: State, deliver: Deliver?)>
+    private let state = Atomic<UInt8>(Reply.pending)
+    /// Called once, by whoever moves the state off pending.
+    private let deliver: Deliver
 
     init(_ match: Match?, deliver: @escaping Deliver) {
         self.match = match
-        slot = Locked((.pending, deliver))
+        self.deliver = deliver
     }
 
     /// A reply dropped without an answer ends its open at once, instead of at the timeout.
     deinit {
-        complete(.failure(RouterError(.handler, "the handler dropped its reply without answering")))
+        if state.load(ordering: .acquiring) == Reply.pending {
+            complete(.failure(RouterError(.handler, "the handler dropped its reply without answering")))
+        }
     }
 
     /// Completes the open with `value`.
@@ -44,32 +45,21 @@ public final class Reply: Sendable {
     @discardableResult public func fail(_ error: any Error) -> Status { complete(.failure(error)) }
 
     /// Whether the reply was completed (or expired).
-    public var isDone: Bool { slot.withLock { $0.state != .pending } }
+    public var isDone: Bool { state.load(ordering: .acquiring) != Reply.pending }
 
     @discardableResult package func complete(_ result: Result<(any Sendable)?, any Error>) -> Status {
-        let (status, deliver) = slot.withLock { slot -> (Status, Deliver?) in
-            switch slot.state {
-            case .pending:
-                let deliver = slot.deliver
-                slot = (.done, nil)
-                return (.delivered, deliver)
-            case .done: return (.alreadyReplied, nil)
-            case .expired: return (.timedOut, nil)
-            }
-        }
-        deliver?(result)  // outside the lock: the caller may open again from here
-        return status
+        let (moved, was) = state.compareExchange(expected: Reply.pending, desired: Reply.done, ordering: .acquiringAndReleasing)
+        guard moved else { return was == Reply.done ? .alreadyReplied : .timedOut }
+        deliver(result)  // no lock held: the caller may open again from here
+        return .delivered
     }
 
     /// Gives up waiting: the open fails with `error` unless the reply came first. True when it expired now.
     @discardableResult func expire(_ error: RouterError) -> Bool {
-        let deliver = slot.withLock { slot -> Deliver? in
-            guard slot.state == .pending else { return nil }
-            let deliver = slot.deliver
-            slot = (.expired, nil)
-            return deliver
+        guard state.compareExchange(expected: Reply.pending, desired: Reply.expired, ordering: .acquiringAndReleasing).exchanged else {
+            return false
         }
-        deliver?(.failure(error))
-        return deliver != nil
+        deliver(.failure(error))
+        return true
     }
 }

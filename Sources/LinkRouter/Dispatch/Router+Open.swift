@@ -180,9 +180,9 @@ extension Router {
 
     /// `start`, waited for.
     package func openResult(_ request: OpenRequest) -> OpenResult {
-        let latch = Latch<OpenResult>()
-        start(request) { latch.set($0) }
-        return latch.wait()
+        let box = OpenResultBox()
+        start(request) { box.set($0) }
+        return box.wait()
     }
 
     /// The Swift view of an outcome: "unmatched" is an error there.
