@@ -122,7 +122,7 @@ static int reads_context(const lr_match *m, void *context, void *user_data, void
 }
 
 /* An asynchronous handler that replies from a new thread after a few milliseconds. */
-struct later { lr_reply reply; int twice; int statuses[3]; pthread_t thread; };
+struct later { lr_reply reply; int twice; int statuses[3]; int finished; };
 static struct later later_state;
 static void *reply_later(void *arg)
 {
@@ -133,6 +133,7 @@ static void *reply_later(void *arg)
         l->statuses[1] = lr_reply_send(l->reply, "second");
         l->statuses[2] = lr_reply_fail(l->reply, LR_EHANDLER, "third");
     }
+    __atomic_store_n(&l->finished, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
@@ -140,7 +141,7 @@ static void async_handler(const lr_match *m, void *context, void *user_data, lr_
 {
     (void)m; (void)context; (void)user_data;
     later_state.reply = reply;
-    pthread_create(&later_state.thread, NULL, reply_later, &later_state);  /* joined by the test, which reads its statuses */
+    start_thread(reply_later, &later_state);
 }
 
 static lr_reply held_reply;
@@ -176,7 +177,8 @@ static void test_handler_kinds(void)
     later_state.twice = 1;
     EXPECT_INT(lr_router_open(r, "protocol://page/RouterCallbackDetails?nickname=x", NULL, &result), LR_OK);
     EXPECT_STR((const char *)result, "async value");
-    pthread_join(later_state.thread, NULL);  /* its second and third completions are done */
+    /* Its second and third completions: read once it says it is finished (a sleep alone is no synchronization). */
+    while (!__atomic_load_n(&later_state.finished, __ATOMIC_ACQUIRE)) sleep_ms(1);
     EXPECT_INT(later_state.statuses[0], LR_OK);
     EXPECT_INT(later_state.statuses[1], LR_EREPLIED);
     EXPECT_INT(later_state.statuses[2], LR_EREPLIED);

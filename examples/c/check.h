@@ -2,8 +2,10 @@
 #ifndef LINKROUTER_EXAMPLE_CHECK_H
 #define LINKROUTER_EXAMPLE_CHECK_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "linkrouter.h"
 
 /* Negative codes are errors; LR_OK and LR_NOMATCH are outcomes the caller handles. */
@@ -16,5 +18,23 @@
             exit(1);                                                                     \
         }                                                                                \
     } while (0)
+
+/* Stops the example: "FAILED: <message>" on stdout, where the expected output is compared, then exit 1. */
+static inline void fail(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    fputs("FAILED: ", stdout);
+    vprintf(format, args);
+    fputs("\n", stdout);
+    va_end(args);
+    exit(1);
+}
+
+/* Fails unless got is want. */
+static inline void expect_text(const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) fail("expected '%s', got '%s'", want, got);
+}
 
 #endif

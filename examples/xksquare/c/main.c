@@ -26,22 +26,6 @@
                    "&info[nickname]=%E4%BD%93%E8%B4%B4&name[bb]=123&num=2"
 #define LINE_SIZE 512
 
-static void fail(const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    fputs("FAILED: ", stdout);
-    vprintf(format, args);
-    fputs("\n", stdout);
-    va_end(args);
-    exit(1);
-}
-
-static void expect_text(const char *got, const char *want)
-{
-    if (strcmp(got, want) != 0) fail("expected '%s', got '%s'", want, got);
-}
-
 /* The same strict integer as the Swift and Python programs: an optional '-', then digits only. */
 static int parse_integer(const char *text, long *out)
 {
