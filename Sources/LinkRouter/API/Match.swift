@@ -6,7 +6,7 @@
 /// A match is one allocation (its `MatchRecord`): strings are made when read, so a handler that reads the
 /// target and two parameters pays for those three only.
 public struct Match: @unchecked Sendable {
-    // SAFETY: `storage` is immutable once made (see MatchStorage); the other fields are Sendable values.
+    // SAFETY: `storage` is immutable once shared (see MatchStorage), and its header holds Sendable values.
     public struct Param: Sendable, Equatable {
         public let name: String
         public let value: String
@@ -20,14 +20,14 @@ public struct Match: @unchecked Sendable {
     let storage: MatchStorage
     /// The extra parameters given to `resolve` or `open`, as given: with `open` they may be any values. Those
     /// that are strings also take part in `params`.
-    public let extra: [String: any Sendable]
+    public var extra: [String: any Sendable] { storage.header.extra }
     /// The caller's context given to `open` (nil from `resolve`).
-    public let context: (any Sendable)?
+    public var context: (any Sendable)? { storage.header.context }
 
+    /// A match of a storage `MatchStorage.make` just made (not yet shared): `extra` and `context` go in its header.
     init(_ storage: MatchStorage, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil) {
+        if !extra.isEmpty || context != nil { storage.header = MatchStorage.Header(extra: extra, context: context) }
         self.storage = storage
-        self.extra = extra
-        self.context = context
     }
 
     var record: MatchRecord { storage.record }
