@@ -1,0 +1,117 @@
+import XCTest
+@testable import LinkRouter
+
+/// Typed and in-segment parameters beyond the shared semantics rows: precedence among rules at one place in
+/// every registration order, removal, URL building, and the trie's fast path agreeing with the full search.
+final class PatternRulesTests: XCTestCase {
+    /// Rules at one place, each pair both fitting some value: the precedence order decides, whatever the order
+    /// of registration.
+    func testPrecedenceAmongRulesIsIndependentOfOrder() throws {
+        let routes = [
+            ("p://x/:v", "Plain"), ("p://x/:v<uint>", "Uint"), ("p://x/:v<int>", "Int"), ("p://x/:v<float>", "Float"),
+            ("p://x/:v<uuid>", "UUID"), ("p://x/:v<slug>", "Slug"), ("p://x/:v<[a-f0-9-]+>", "Class"),
+            ("p://x/{v}.png", "Png"), ("p://x/a{v}b", "AB"), ("p://x/{v}ab", "Ab"),
+        ]
+        let rows: [(String, String, String)] = [
+            ("p://x/5", "Uint", "5"), ("p://x/-5", "Int", "-5"), ("p://x/1.5", "Float", "1.5"),
+            ("p://x/123e4567-e89b-12d3-a456-426614174000", "UUID", "123e4567-e89b-12d3-a456-426614174000"),
+            ("p://x/abc", "Slug", "abc"), ("p://x/z.z", "Plain", "z.z"), ("p://x/a.b", "AB", "."), ("p://x/x.png", "Png", "x"),
+            // Two literal bytes each: prefix bytes decide ("" before "a"), so `{v}ab` is first.
+            ("p://x/aab", "Ab", "a"), ("p://x/axb", "AB", "x"),
+        ]
+        // Every rotation of the list, forwards and backwards.
+        for shift in 0..<routes.count {
+            for reversed in [false, true] {
+                var order = Array(routes[shift...] + routes[..<shift])
+                if reversed { order.reverse() }
+                let r = Router()
+                for (p, t) in order { try r.add(p, target: t) }
+                for (url, target, value) in rows {
+                    let m = try r.resolve(url)
+                    XCTAssertEqual(m?.target, target, "\(url) with \(order.map(\.1))")
+                    XCTAssertEqual(m?.params["v"], value, url)
+                }
+            }
+        }
+    }
+
+    /// A typed branch that dead-ends gives its capture back; the next rule, then the catch-all, get their turn.
+    func testBacktrackingThroughRules() throws {
+        let r = Router()
+        try r.add("b://u/:id<int>/a/b", target: "IntAB")
+        try r.add("b://u/{name}.x/a/c", target: "SuffixAC")
+        try r.add("b://u/:any/a/d", target: "AnyAD")
+        try r.add("b://u/*rest", target: "Rest")
+        let rows: [(String, String, [String: String])] = [
+            ("b://u/1/a/b", "IntAB", ["id": "1"]),
+            ("b://u/1.x/a/c", "SuffixAC", ["name": "1"]),
+            ("b://u/1/a/d", "AnyAD", ["any": "1"]),
+            ("b://u/1.x/a/d", "AnyAD", ["any": "1.x"]),
+            ("b://u/1/a/c", "Rest", ["rest": "1/a/c"]),
+            ("b://u/%31/a/b", "IntAB", ["id": "1"]),
+        ]
+        for (url, target, params) in rows {
+            let m = try r.resolve(url)
+            XCTAssertEqual(m?.target, target, url)
+            XCTAssertEqual(m?.params.dictionary, params, url)
+        }
+    }
+
+    func testRemoveTakesTheRuleNotTheName() throws {
+        let r = Router()
+        try r.add("t://u/:id<int>", target: "Int")
+        try r.add("t://u/:name", target: "Any")
+        try r.add("t://u/{f}.png", target: "Png")
+        try r.remove("t://u/:n<int>")
+        XCTAssertEqual(try r.resolve("t://u/42")?.target, "Any")
+        XCTAssertThrowsError(try r.remove("t://u/:n<uint>"))
+        try r.remove("t://u/{g}.png")
+        XCTAssertEqual(try r.resolve("t://u/a.png")?.target, "Any")
+        try r.remove("t://u/{x}")
+        XCTAssertNil(try r.resolve("t://u/a.png"))
+        XCTAssertEqual(r.count, 0)
+    }
+
+    func testBuildURLsChecksTypes() throws {
+        let r = Router()
+        try r.add("t://u/:id<int>", target: "Int", name: "int")
+        try r.add("img://a/{name}.png", target: "Png", name: "png")
+        try r.add("api://x/v{version<uint>}/:res", target: "Api", name: "api")
+        try r.add("https://{sub}.example.org/p/:id", target: "Sub", name: "sub")
+        let rows: [(String, [String: String], String?)] = [
+            ("int", ["id": "42"], "t://u/42"),
+            ("int", ["id": "x"], nil),
+            ("png", ["name": "a b"], "img://a/a%20b.png"),
+            ("api", ["version": "2", "res": "users"], "api://x/v2/users"),
+            ("api", ["version": "two", "res": "users"], nil),
+            ("sub", ["sub": "shop", "id": "1"], "https://shop.example.org/p/1"),
+        ]
+        for (name, params, expected) in rows {
+            if let expected {
+                let url = try r.url(name: name, params: params)
+                XCTAssertEqual(url, expected)
+                // The URL comes back to the same route with the same values.
+                let m = try r.resolve(url)
+                XCTAssertEqual(m?.name, name, url)
+                XCTAssertEqual(m?.params.dictionary, params, url)
+            } else {
+                XCTAssertThrowsError(try r.url(name: name, params: params), "\(name) \(params)") { e in
+                    XCTAssertEqual((e as? RouterError)?.code, .invalidURL)
+                }
+            }
+        }
+    }
+
+    /// A table whose only parameters are plain keeps the one-child form (no special list), so its lookups do
+    /// exactly the work they did before typed parameters existed.
+    func testPlainTablesHaveNoSpecialEdges() throws {
+        let r = Router()
+        for p in ["a://u/:id", "a://u/:id/x", "a://:o/:id", "a://f/*p"] { try r.add(p, target: p) }
+        r.withState { XCTAssertEqual($0.table.store.specials.count, 0) }
+        try r.add("a://u/:id<int>", target: "typed")
+        r.withState { XCTAssertEqual($0.table.store.specials.count, 2) }  // the plain child moved into the list
+        XCTAssertEqual(try r.resolve("a://u/7")?.target, "typed")
+        XCTAssertEqual(try r.resolve("a://u/z/x")?.target, "a://u/:id/x")
+        XCTAssertEqual(try r.resolve("a://u/7/x")?.target, "a://u/:id/x")
+    }
+}
