@@ -6,6 +6,8 @@
 ///   exact route always wins where it ends, so this is the only way a route becomes unreachable.
 /// - a rewrite rule whose **target routes nowhere**: its literal start (up to the first `$`) already rules out
 ///   every route; a target with no `$` at all is matched as it is.
+/// - **overlaps**: two routes that both match some URLs where a typed or in-segment parameter, or `*://`
+///   against a scheme, decides (`TableOverlaps`), with an example URL and the route it goes to.
 /// - **guards**: given the guards the app registers, those no route requires, and those a route requires that
 ///   are not registered.
 enum TableLint {
@@ -18,6 +20,9 @@ enum TableLint {
             return (try? Pattern.parse(spec.pattern, limits: unlimited)).map { (spec, $0) }
         }
         shadowed(routes, &warnings)
+        for o in TableOverlaps.find(state) {
+            warnings.append(TableWarning(pointer: "/routes/\(o.otherIndex)", kind: .overlap, reason: o.reason))
+        }
         deadRewrites(state, routes, &warnings)
         if let knownGuards {
             var used = Set<String>()
