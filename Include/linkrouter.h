@@ -23,8 +23,10 @@
  *             each percent-decoded after splitting on "/" (so %2F stays inside its segment).
  *   Patterns  scheme "://" segments, e.g. "app://user/:id", "https://www.example.com/p/:id", "*://x/:y",
  *             "files://open/ *path" (without the space). The first segment stands for the host.
- *             Per segment a literal beats ":param", which beats "*"; a scheme beats "*://"; matching
- *             backtracks, and the order routes were added in never matters.
+ *             Typed parameters ":id<int>" (int, uint, float, uuid, slug, a class "[a-z0-9]+"), parameters
+ *             inside a segment "{name}.png", "v{n<uint>}", trailing optional groups "app://user/:id(/:tab)".
+ *             Per segment a literal beats a typed or in-segment parameter, which beats ":param", which beats
+ *             "*"; a scheme beats "*://"; matching backtracks, and the order routes were added in never matters.
  *   Params    extra (given at resolve time) > path (":name", "*name") > query; repeated query keys: the last wins.
  *
  * Conventions (libgit2's and SQLite's):

@@ -114,4 +114,54 @@ final class PatternRulesTests: XCTestCase {
         XCTAssertEqual(try r.resolve("a://u/z/x")?.target, "a://u/:id/x")
         XCTAssertEqual(try r.resolve("a://u/7/x")?.target, "a://u/:id/x")
     }
+
+    /// JLRoutes', URLNavigator's and matchit's documented pattern examples, each library's on a router of its own,
+    /// written as LinkRouter patterns (docs/SEMANTICS.md §7 lists them): the same URLs match, with the same values.
+    /// Path-only routers (matchit) get a host, `web://site`. nil target: the library's example does not match.
+    func testOtherRoutersDocumentedExamples() throws {
+        typealias Row = (url: String, target: String?, params: [String: String])
+        let libraries: [(name: String, routes: [(String, String)], rows: [Row])] = [
+            ("JLRoutes", [("jl://user/view/:userID", "UserView"), ("jl://:object/:action/:primaryKey", "ObjectAction"),
+                          ("jl://wildcard/*", "Wildcard"), ("jl://the(/foo/:a)(/bar/:b)", "Optional")], [
+                ("jl://user/view/joeldev", "UserView", ["userID": "joeldev"]),
+                ("jl://post/edit/123?debug=true&foo=bar", "ObjectAction",
+                 ["object": "post", "action": "edit", "primaryKey": "123", "debug": "true", "foo": "bar"]),
+                ("jl://wildcard/joker/batman", "Wildcard", ["*": "joker/batman"]),
+                ("jl://the/foo/1/bar/2", "Optional", ["a": "1", "b": "2"]),
+                ("jl://the/foo/1", "Optional", ["a": "1"]),
+                ("jl://the/bar/2", "Optional", ["b": "2"]),
+                ("jl://the", "Optional", [:]),
+            ]),
+            ("URLNavigator", [("myapp://user/:id<int>", "User"), ("myapp://post/:title", "Post"), ("myapp://alert", "Alert"),
+                              ("http://*_", "Web"), ("https://*_", "Web")], [
+                ("myapp://user/123", "User", ["id": "123"]),
+                ("myapp://user/abc", nil, [:]),
+                ("myapp://post/54321", "Post", ["title": "54321"]),
+                ("myapp://alert?title=Hello&message=World", "Alert", ["title": "Hello", "message": "World"]),
+                ("https://github.com/devxoul/URLNavigator", "Web", ["_": "github.com/devxoul/URLNavigator"]),
+            ]),
+            ("matchit", [("web://site/home", "Welcome"), ("web://site/users/{id}", "User"),
+                         ("web://site/images/img-{id}.png", "Image"), ("web://site/static/*rest", "Static"),
+                         ("web://site", "Root"), ("web://site/about", "About"), ("web://site/files/*filepath", "Files")], [
+                ("web://site/home", "Welcome", [:]),
+                ("web://site/users/978", "User", ["id": "978"]),
+                ("web://site/users", nil, [:]),
+                ("web://site/images/img-1.png", "Image", ["id": "1"]),
+                ("web://site/images/img-1.jpg", nil, [:]),
+                ("web://site/static/foo.js", "Static", ["rest": "foo.js"]),
+                ("web://site/static/c/bar.css", "Static", ["rest": "c/bar.css"]),
+                ("web://site/about", "About", [:]),
+                ("web://site", "Root", [:]),
+            ]),
+        ]
+        for library in libraries {
+            let r = Router()
+            for (p, t) in library.routes { try r.add(p, target: t) }
+            for row in library.rows {
+                let m = try r.resolve(row.url)
+                XCTAssertEqual(m?.target, row.target, "\(library.name): \(row.url)")
+                if let m { XCTAssertEqual(m.params.dictionary, row.params, "\(library.name): \(row.url)") }
+            }
+        }
+    }
 }
