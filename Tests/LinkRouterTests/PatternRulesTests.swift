@@ -164,4 +164,37 @@ final class PatternRulesTests: XCTestCase {
             }
         }
     }
+
+    /// Overlaps as a table: (routes, [(kind, winner, other, example)]); each example resolves to its winner, and
+    /// `warnings()` reports the same pairs, pointing at the route that loses them.
+    func testOverlapReports() throws {
+        typealias Overlap = (RouteOverlap.Kind, String, String, String)
+        let rows: [([String], [Overlap])] = [
+            (["a://u/:id", "a://u/me", "a://f/*p"], []),  // literal against parameter: the everyday case
+            (["t://user/:name", "t://user/:id<int>", "t://user/:uid<uuid>"],
+             [(.typed, "t://user/:id<int>", "t://user/:name", "t://user/1"),
+              (.typed, "t://user/:uid<uuid>", "t://user/:name", "t://user/00000000-0000-0000-0000-000000000000")]),
+            (["t://n/:n<int>", "t://n/:n<uint>", "t://n/:x<uuid>"], [(.typed, "t://n/:n<uint>", "t://n/:n<int>", "t://n/1")]),
+            (["api://x/:other/:res", "api://x/v{version<uint>}/:res"],
+             [(.typed, "api://x/v{version<uint>}/:res", "api://x/:other/:res", "api://x/v1/1")]),
+            (["*://share/:id", "app://:object/:id", "web://other"],
+             [(.anyScheme, "app://:object/:id", "*://share/:id", "app://share/1")]),
+            (["app://u/:id<[a-z]+>", "app://u/:id<[0-9]+>"], []),  // no value fits both classes
+        ]
+        for (routes, expected) in rows {
+            let r = Router()
+            for p in routes { try r.add(p, target: p) }
+            let got = r.overlaps()
+            XCTAssertEqual(got.map { "\($0.kind) \($0.winner) \($0.other) \($0.example)" },
+                           expected.map { "\($0.0) \($0.1) \($0.2) \($0.3)" }, "\(routes)")
+            for o in got {
+                XCTAssertEqual(try r.resolve(o.example)?.pattern, o.winner)
+                XCTAssertEqual(routes[o.winnerIndex], o.winner)
+                XCTAssertEqual(routes[o.otherIndex], o.other)
+            }
+            let warned = r.warnings().filter { $0.kind == .overlap }.map(\.pointer)
+            XCTAssertEqual(warned, got.map { "/routes/\($0.otherIndex)" }, "\(routes)")
+        }
+    }
 }
+
