@@ -196,5 +196,39 @@ final class PatternRulesTests: XCTestCase {
             XCTAssertEqual(warned, got.map { "/routes/\($0.otherIndex)" }, "\(routes)")
         }
     }
+
+    /// One route, several entries: counted, listed, named, exported and removed once; a variant alone is not a
+    /// route to remove; URL building writes the groups whose parameters are given; churn compacts them away.
+    func testOptionalGroupsAreOneRoute() throws {
+        let r = Router()
+        try r.add("app://user/:id(/:tab)", target: "User", name: "user")
+        try r.add("app://the(/foo/:a)(/bar/:b)", target: "The", name: "the")
+        XCTAssertEqual(r.count, 2)
+        XCTAssertEqual(r.routes.map(\.pattern), ["app://user/:id(/:tab)", "app://the(/foo/:a)(/bar/:b)"])
+        XCTAssertTrue(r.tableJSON.contains("app://user/:id(/:tab)"))
+        XCTAssertEqual(try r.resolve("app://user/1")?.routeID, try r.resolve("app://user/1/x")?.routeID)
+        let urls: [(String, [String: String], String)] = [
+            ("user", ["id": "4"], "app://user/4"), ("user", ["id": "4", "tab": "x"], "app://user/4/x"),
+            ("the", [:], "app://the"), ("the", ["b": "2"], "app://the/bar/2"), ("the", ["a": "1", "b": "2"], "app://the/foo/1/bar/2"),
+        ]
+        for (name, params, url) in urls {
+            XCTAssertEqual(try r.url(name: name, params: params), url)
+            XCTAssertEqual(try r.resolve(url)?.params.dictionary, params, url)
+        }
+        XCTAssertThrowsError(try r.remove("app://user/:id")) { XCTAssertEqual(($0 as? RouterError)?.code, .notFound) }
+        try r.remove("app://user/:x(/:y)")
+        XCTAssertNil(try r.resolve("app://user/1"))
+        XCTAssertNil(try r.resolve("app://user/1/x"))
+        XCTAssertEqual(r.count, 1)
+        try r.add("app://user/:id", target: "Plain")  // its place is free again
+        // Churn past the compaction threshold: the groups' entries come back whole.
+        for k in 0..<300 {
+            try r.add("app://c\(k)/:id(/:tab)", target: "C")
+            try r.remove("app://c\(k)/:id(/:tab)")
+        }
+        XCTAssertEqual(try r.resolve("app://the/foo/1")?.params.dictionary, ["a": "1"])
+        XCTAssertEqual(try r.resolve("app://user/1")?.target, "Plain")
+        XCTAssertEqual(r.count, 2)
+    }
 }
 
