@@ -97,14 +97,14 @@ package struct Pattern: Sendable {
             }
             guard segments.count < limits.maxSegments else {
                 throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
-                                  offset: start)
+                                  offset: original(start))
             }
             let head = bytes[start]
             func addName(_ nameStart: Int, _ nameEnd: Int, at: Int) throws(RouterError) {
                 let name = nameStart == nameEnd ? "*" : String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
                 guard names.count < Limits.maxRouteParams else {
                     throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(Limits.maxRouteParams) parameters "
-                        + "(limit maxRouteParams)", offset: at)
+                        + "(limit maxRouteParams)", offset: original(at))
                 }
                 guard seen.insert(name).inserted else {
                     throw fail(at, "parameter name '\(excerpt(name))' is used twice")
