@@ -150,6 +150,10 @@ package struct Pattern: Sendable {
                         throw fail(close + 1, "nothing may follow ':name<type>' in its segment (write 'x{name<type>}y' for a prefix or suffix)")
                     }
                 } else if nameEnd < end {
+                    if head == ASCII.asterisk && segments.isEmpty && bytes[nameEnd] == ASCII.dot {
+                        throw fail(nameEnd, "a host wildcard such as '*.example.com' is written '{sub}.example.com' "
+                                   + "(an in-segment parameter: any non-empty subdomain, captured as 'sub')")
+                    }
                     throw fail(nameEnd, "a parameter name has only letters, digits and '_'")
                 }
                 try addName(nameStart, nameEnd, at: start)
