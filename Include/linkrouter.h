@@ -23,8 +23,10 @@
  *             each percent-decoded after splitting on "/" (so %2F stays inside its segment).
  *   Patterns  scheme "://" segments, e.g. "app://user/:id", "https://www.example.com/p/:id", "*://x/:y",
  *             "files://open/ *path" (without the space). The first segment stands for the host.
- *             Per segment a literal beats ":param", which beats "*"; a scheme beats "*://"; matching
- *             backtracks, and the order routes were added in never matters.
+ *             Typed parameters ":id<int>" (int, uint, float, uuid, slug, a class "[a-z0-9]+"), parameters
+ *             inside a segment "{name}.png", "v{n<uint>}", trailing optional groups "app://user/:id(/:tab)".
+ *             Per segment a literal beats a typed or in-segment parameter, which beats ":param", which beats
+ *             "*"; a scheme beats "*://"; matching backtracks, and the order routes were added in never matters.
  *   Params    extra (given at resolve time) > path (":name", "*name") > query; repeated query keys: the last wins.
  *
  * Conventions (libgit2's and SQLite's):
@@ -432,6 +434,18 @@ int lr_router_check_file(lr_router *r, const char *path, int flags, char **repor
    meta), meta keys sorted, absent fields left out, two-space indentation, a final newline. Loading it gives
    the same table, and exporting that gives the same bytes. LR_OK, LR_EMISUSE, LR_ENOMEM. */
 int lr_router_to_json(lr_router *r, char **out);
+
+/* The route overlaps of the router's table as a JSON array in *out (free with lr_string_free): pairs of routes
+ * that both match some URLs where precedence, not a literal, decides (docs/SEMANTICS.md §3). Adding such
+ * routes is allowed; this says where they meet. Each element:
+ *   {"kind": "typed" | "any_scheme", "winner": pattern, "winner_index": i, "other": pattern, "other_index": j,
+ *    "example": a URL both match, which resolves to the winner (rewrite rules not applied), "reason": text}
+ * "typed": at some place both have a parameter with a different type or literal prefix/suffix (`:id<int>` and
+ * `:name`, `<uint>` and `<int>`, `{f}.png` and `:file`); "any_scheme": a scheme's route (often a catch-all)
+ * hides a `*://` route for that scheme. Indices are positions in the route list (insertion order); elements are
+ * ordered by other_index. An empty table, or one without such pairs, gives "[]". `linkrouter check` prints
+ * the same pairs as warnings of kind "overlap". LR_OK, LR_EMISUSE (out NULL), LR_ENOMEM. */
+int lr_router_overlaps(lr_router *r, char **out);
 
 /* Builds the URL of the route called `name` (reverse routing) in *out (free with lr_string_free).
  * names[i] = values[i] for i < count (NULL arrays are fine when count is 0): each name is one of the pattern's

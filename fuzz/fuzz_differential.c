@@ -8,7 +8,11 @@
  * The reference is deliberately simple -- no trie: for every route it checks whether the route matches the URL's
  * match sequence, and among the routes that match it picks the best by comparing, position by position,
  *     scheme: a named scheme (0) before "*" (1);
- *     each segment: a "host:port" literal (0), a literal (1), a :param (2), a catch-all (3);
+ *     each segment: a "host:port" literal (0), a literal (1), a parameter (2 + its rule's rank, below), a
+ *     catch-all (9);
+ * Parameters come from a pool of rules (SEMANTICS §2-3), ranked as the precedence order says -- more literal
+ * bytes first, then the narrower type, untyped last: "{p}.png" (0), "v{p}" (1), ":p<uint>" (2), ":p<int>" (3),
+ * ":p<[a-c]+>" (4), ":p" (5). A rule that does not accept the element fails the route at that place.
  * lexicographically, a route that ends where the URL ends before one that goes on with a catch-all. That is
  * exactly what "literal > :param > *, with backtracking, scheme before *://" means: depth-first search in that
  * order returns the lexicographically smallest matching route. Two routes with the same key would conflict, so
@@ -89,12 +93,17 @@ typedef struct {
     char scheme[8];   /* lower-cased */
     int nseg;
     enum kind kind[6];
+    int rule[6];      /* PARAM: its rule (see rule_text), RULE_PLAIN for ":name" */
     bstr lit[6];      /* decoded; lower-cased in the host position */
     char name[6][8];  /* parameter names, "*" for a bare catch-all */
     int added;
 } route;
 
 static const char *const schemes[] = {"app", "web", "*", "App"};
+
+/* The parameter rules, in precedence order (their index is their rank); %s is the parameter's name. */
+static const char *const rule_text[] = {"{%s}.png", "v{%s}", ":%s<uint>", ":%s<int>", ":%s<[a-c]+>", ":%s"};
+#define RULE_PLAIN 5
 static const char *const literals[] = {
     "a", "b", "user", "A", "%41", "h:80", "x y", "\xc3\xa9", "%C3%A9", "%2F", "caf%C3%A9", "%zz", "a.b", "42",
     "%3Ax", "x*y", "%FF", "H", "h",
@@ -124,8 +133,9 @@ static void build_route(route *r, const uint8_t **in, const uint8_t *end, int in
             o += (size_t)snprintf(r->text + o, sizeof r->text - o, "%s", lit);
         } else if (kind <= 5 || j < r->nseg - 1) {
             r->kind[j] = PARAM;
+            r->rule[j] = (k / 8) % 8 < RULE_PLAIN ? (k / 8) % 8 : RULE_PLAIN;
             snprintf(r->name[j], sizeof r->name[j], "p%d", j);
-            o += (size_t)snprintf(r->text + o, sizeof r->text - o, ":%s", r->name[j]);
+            o += (size_t)snprintf(r->text + o, sizeof r->text - o, rule_text[r->rule[j]], r->name[j]);
         } else {
             r->kind[j] = CATCH;
             snprintf(r->name[j], sizeof r->name[j], "%s", kind == 6 ? "rest" : "*");
@@ -143,6 +153,7 @@ static int conflicts(const route *a, const route *b)
     for (int j = 0; j < a->nseg; j++) {
         if (a->kind[j] != b->kind[j]) return 0;
         if (a->kind[j] == LIT && !beq(&a->lit[j], b->lit[j].b, b->lit[j].n)) return 0;
+        if (a->kind[j] == PARAM && a->rule[j] != b->rule[j]) return 0;
     }
     return 1;
 }
@@ -272,6 +283,50 @@ static int eq_folded(const bstr *a, const bstr *lit)
     return 1;
 }
 
+/* Whether `n` bytes at `p` are a decimal number no larger than `max` (digits only, at least one). */
+static int number_at_most(const char *p, size_t n, unsigned long long max)
+{
+    unsigned long long v = 0;
+    if (n == 0) return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_digit(p[i])) return 0;
+        unsigned d = (unsigned)(p[i] - '0');
+        if (v > (max - d) / 10) return 0;
+        v = v * 10 + d;
+    }
+    return 1;
+}
+
+/* Whether rule `rule` accepts the decoded element `e` (`fold`: the host, whose literals compare folded); the
+   value is e[*start, *end). */
+static int rule_accepts(int rule, const bstr *e, int fold, size_t *start, size_t *end)
+{
+    const char *b = e->b;
+    size_t n = e->n;
+    *start = 0;
+    *end = n;
+    switch (rule) {
+    case 0:
+        if (n <= 4) return 0;
+        for (size_t i = 0; i < 4; i++) if ((fold ? lower(b[n - 4 + i]) : b[n - 4 + i]) != ".png"[i]) return 0;
+        *end = n - 4;
+        return 1;
+    case 1:
+        if (n <= 1 || (fold ? lower(b[0]) : b[0]) != 'v') return 0;
+        *start = 1;
+        return 1;
+    case 2: return number_at_most(b, n, 18446744073709551615ULL);
+    case 3:
+        if (n > 0 && b[0] == '-') return number_at_most(b + 1, n - 1, 9223372036854775808ULL);
+        return number_at_most(b, n, 9223372036854775807ULL);
+    case 4:
+        if (n == 0) return 0;
+        for (size_t i = 0; i < n; i++) if (b[i] < 'a' || b[i] > 'c') return 0;
+        return 1;
+    default: return n > 0;
+    }
+}
+
 /* The route's precedence key when it matches the URL (length stored in *len), else 0. */
 static int route_key(const route *r, const parsed_url *u, int key[8], int *len)
 {
@@ -281,8 +336,13 @@ static int route_key(const route *r, const parsed_url *u, int key[8], int *len)
     int has_catch = r->nseg > 0 && r->kind[r->nseg - 1] == CATCH;
     if (has_catch ? u->count < r->nseg - 1 : u->count != r->nseg) return 0;
     for (int j = 0; j < r->nseg; j++) {
-        if (r->kind[j] == CATCH) { key[1 + j] = 3; continue; }
-        if (r->kind[j] == PARAM) { key[1 + j] = 2; continue; }
+        if (r->kind[j] == CATCH) { key[1 + j] = 9; continue; }
+        if (r->kind[j] == PARAM) {
+            size_t s0, e0;
+            if (!rule_accepts(r->rule[j], &u->elem[j], j == 0 && u->host_first, &s0, &e0)) return 0;
+            key[1 + j] = 2 + r->rule[j];
+            continue;
+        }
         if (j == 0 && u->host_first) {
             /* the host compares case-insensitively; "host:port" is tried before the host */
             if (u->port_n > 0) {
@@ -333,6 +393,8 @@ static const char *const tokens[] = {
     "/", "/", "/", "a", "b", "user", "A", "%41", "%61", "h", ":80", ":", "@", "?", "#", "&", "=", "x", "42", "[",
     "]", " ", "+", "//", "%", "%zz", "%FF", "\xc3\xa9", "%C3%A9", "%2F", "x y", "h:80", "caf", "%3Ax", "x*y",
     ".", "%2", "\xff", "\xc3", "%00", "a.b", "H", "%48", "%c3%a9", "%C3", "\xed\xa0\x80", "rest", "*",
+    /* for the parameter rules */
+    ".png", ".PNG", "%2Epng", "v", "V", "%76", "-", "-5", "7", "18446744073709551616", "9223372036854775808", "c", "abc",
 };
 #define NTOK (sizeof tokens / sizeof tokens[0])
 
@@ -377,7 +439,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = 0;
     uint8_t s = in < end ? *in++ : 0;
     n += (size_t)snprintf(url + n, sizeof url - n, "%s%s", url_schemes[s % 8], url_seps[(s / 8) % 8]);
-    while (in < end && n + 16 < sizeof url) {
+    while (in < end && n + 32 < sizeof url) { /* room for the longest token */
         const char *t = tokens[*in++ % NTOK];
         size_t tl = strlen(t);
         if (strcmp(t, "%00") == 0 && (s & 0x80) == 0) t = "%30"; /* keep decoded NULs rare */
@@ -408,9 +470,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (U.status == LR_OK) {
         STAT(1);
         for (int k = 1; k < best_len; k++) {
-            if (best_key[k] == 3) STAT(4);
+            if (best_key[k] == 9) STAT(4);
             if (best_key[k] == 0) STAT(5);
-            if (best_key[k] == 2) STAT(6);
+            if (best_key[k] >= 2 && best_key[k] <= 7) STAT(6);
         }
     } else if (U.status == LR_NOMATCH) STAT(2);
     else STAT(3);
@@ -436,7 +498,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *names[6];
         int np = 0;
         for (int j = 0; j < w->nseg; j++) {
-            if (w->kind[j] == PARAM) { want[np] = U.elem[j]; names[np++] = w->name[j]; }
+            if (w->kind[j] == PARAM) {
+                size_t s0, e0;
+                rule_accepts(w->rule[j], &U.elem[j], j == 0 && U.host_first, &s0, &e0);
+                bset(&want[np], U.elem[j].b + s0, e0 - s0);
+                names[np++] = w->name[j];
+            }
         }
         for (int j = 0; j < w->nseg; j++)
             if (w->kind[j] == CATCH) {

@@ -48,7 +48,8 @@ static int plain_byte(unsigned char c)
 }
 
 /* A URL that the pattern must match, when every literal is plain enough to be written into a URL as is:
-   ":name" becomes "v", "*name" becomes "rest/of/it". Returns 0 when no such URL is written. */
+   ":name" becomes "v", ":name<int>" a value of its type, "*name" becomes "rest/of/it". Returns 0 when no such
+   URL is written (in-segment "{name}" parameters, optional groups and character classes are not written). */
 static int url_for(const char *pattern, char *out, size_t cap)
 {
     const char *sep = strstr(pattern, "://");
@@ -72,7 +73,17 @@ static int url_for(const char *pattern, char *out, size_t cap)
         if (!first) { if (o + 1 >= cap) return 0; out[o++] = '/'; }
         const char *piece;
         size_t plen;
-        if (s[0] == ':') { piece = "v"; plen = 1; }
+        const char *type = s[0] == ':' ? memchr(s, '<', len) : NULL;
+        if (type) {
+            /* a typed parameter: a value of its type, or no URL for a character class */
+            size_t tl = len - (size_t)(type - s);
+            if ((tl == 5 && memcmp(type, "<int>", 5) == 0) || (tl == 6 && memcmp(type, "<uint>", 6) == 0) ||
+                (tl == 7 && memcmp(type, "<float>", 7) == 0)) { piece = "7"; plen = 1; }
+            else if (tl == 6 && memcmp(type, "<slug>", 6) == 0) { piece = "v"; plen = 1; }
+            else if (tl == 6 && memcmp(type, "<uuid>", 6) == 0) { piece = "00000000-0000-0000-0000-000000000000"; plen = 36; }
+            else return 0;
+        }
+        else if (s[0] == ':') { piece = "v"; plen = 1; }
         else if (s[0] == '*') { piece = "rest/of/it"; plen = 10; }
         else {
             for (size_t k = 0; k < len; k++) if (!plain_byte((unsigned char)s[k])) return 0;

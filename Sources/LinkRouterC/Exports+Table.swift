@@ -106,6 +106,39 @@ public func lr_router_to_json(_ r: Handle?, _ out: StringOut?) -> Int32 {
     }
 }
 
+@c(lr_router_overlaps)
+public func lr_router_overlaps(_ r: Handle?, _ out: StringOut?) -> Int32 {
+    out?.pointee = nil
+    return guarded { () throws(RouterError) in
+        let f: StaticString = "lr_router_overlaps"
+        let router = try router(r, f)
+        guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
+        var w = JSONWriter()
+        w.beginArray()
+        for o in router.overlaps() {
+            w.beginObject()
+            w.key("kind")
+            w.string(o.kind.rawValue)
+            w.key("winner")
+            w.string(o.winner)
+            w.key("winner_index")
+            w.raw(String(o.winnerIndex))
+            w.key("other")
+            w.string(o.other)
+            w.key("other_index")
+            w.raw(String(o.otherIndex))
+            w.key("example")
+            w.string(o.example)
+            w.key("reason")
+            w.string(o.reason)
+            w.endObject()
+        }
+        w.endArray()
+        try give(w.text, out, f)
+        return 0
+    }
+}
+
 @c(lr_router_build_url)
 public func lr_router_build_url(_ r: Handle?, _ name: CString?, _ names: UnsafePointer<CString?>?,
                                 _ values: UnsafePointer<CString?>?, _ n: UInt, _ out: StringOut?) -> Int32 {

@@ -36,6 +36,10 @@ struct RouteGraph {
                 case .param:
                     node = node.child("2", ":")
                     if let name = names.next(), !node.names.contains(name) { node.names.append(name) }
+                case .rule(let rule):
+                    let shape = rule.written("")
+                    node = node.child("2" + shape, shape)
+                    if let name = names.next(), !node.names.contains(name) { node.names.append(name) }
                 case .catchAll:
                     node = node.child("3", "*")
                     if let name = names.next(), !node.names.contains(name) { node.names.append(name) }

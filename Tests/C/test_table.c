@@ -281,12 +281,44 @@ static void test_hot_reload(void)
     lr_router_free(r);
 }
 
+/* Overlaps: a typed and a plain parameter at one place, and a scheme catch-all hiding a '*://' route. */
+#define OVERLAPS_EXPECTED                                                                                         \
+    "[{\"kind\":\"typed\",\"winner\":\"shop://p/:id<uint>\",\"winner_index\":1,\"other\":\"shop://p/:slug\","             \
+    "\"other_index\":0,\"example\":\"shop://p/1\",\"reason\":\"'shop://p/:slug' overlaps 'shop://p/:id<uint>': both "     \
+    "match URLs such as 'shop://p/1', which go to 'shop://p/:id<uint>' (the parameter that comes first in "          \
+    "precedence (more literal bytes, then the narrower type) wins)\"},"                                             \
+    "{\"kind\":\"any_scheme\",\"winner\":\"shop://*rest\",\"winner_index\":3,\"other\":\"*://share/:id\","              \
+    "\"other_index\":2,\"example\":\"shop://share/1\",\"reason\":\"'*://share/:id' overlaps 'shop://*rest': both match " \
+    "URLs such as 'shop://share/1', which go to 'shop://*rest' (a scheme's own routes are tried before '*://' "   \
+    "routes)\"}]"
+static void test_overlaps(void)
+{
+    lr_router *r;
+    char *json = NULL;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_overlaps(r, &json), LR_OK);
+    EXPECT_STR(json, "[]");
+    lr_string_free(json);
+    EXPECT_INT(lr_router_add(r, "shop://p/:slug", "Slug"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "shop://p/:id<uint>", "Id"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "*://share/:id", "Share"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "shop://*rest", "Rest"), LR_OK);
+    EXPECT_INT(lr_router_overlaps(r, &json), LR_OK);
+    EXPECT_STR(json, OVERLAPS_EXPECTED);
+    lr_string_free(json);
+    EXPECT_INT(lr_router_overlaps(r, NULL), LR_EMISUSE);
+    EXPECT_INT(lr_router_overlaps(NULL, &json), LR_EMISUSE);
+    EXPECT_STR(json, NULL);
+    lr_router_free(r);
+}
+
 int main(void)
 {
     test_load_and_export();
     test_problems_and_atomicity();
     test_bad_arguments();
     test_build_url();
+    test_overlaps();
     test_explain();
     test_hot_reload();
     if (failures) {

@@ -92,6 +92,13 @@ extension Router {
         withState { TableLint.warnings($0, knownGuards: guards) }
     }
 
+    /// The pairs of routes that both match some URLs where precedence among parameters, or a scheme against
+    /// `*://`, picks the winner: each with an example URL and the route it goes to (`RouteOverlap`). Adding such
+    /// routes is allowed; this says where they meet. Ordered by the losing route's position.
+    public func overlaps() -> [RouteOverlap] {
+        withState { TableOverlaps.find($0) }
+    }
+
     /// The route named `name`, or nil.
     public func route(named name: String) -> RouteSpec? {
         withState { $0.table.route(named: name)?.spec }

@@ -103,6 +103,7 @@ struct ExplainWalker {
         unlimited.maxSegments = Int.max
         var verdicts: [Verdict] = []
         var otherSchemes = 0
+        var inPlay: [(order: Int, spec: RouteSpec, pattern: Pattern)] = []
         for (order, blob) in state.table.blobs.enumerated() {
             let spec = blob.spec
             guard let pattern = try? Pattern.parse(spec.pattern, limits: unlimited) else { continue }
@@ -110,7 +111,24 @@ struct ExplainWalker {
                 otherSchemes += 1
                 continue
             }
-            verdicts.append(judge(spec, pattern, order: order, elements: elements, hostFirst: hostFirst, hostPort: hostPort))
+            inPlay.append((order, spec, pattern))
+        }
+        // Parameter ranks: every rule in play (the plain `:param` included) in the trie's precedence order.
+        var paramRules: [[UInt8]: ParamRule] = [ParamRule().key: ParamRule()]
+        for c in inPlay {
+            for case .rule(let r) in c.pattern.segments { paramRules[r.key] = r }
+        }
+        var ranks: [[UInt8]: UInt32] = [:]
+        for (k, r) in paramRules.values.sorted(by: ParamRule.precedes).enumerated() { ranks[r.key] = ExplainWalker.rankParam + UInt32(k) }
+        for c in inPlay {
+            // A route with optional groups is judged as each of its variants: the best that matches, else the
+            // one that got furthest.
+            let judged = c.pattern.variants.map {
+                judge(c.spec, $0, order: c.order, elements: elements, hostFirst: hostFirst, hostPort: hostPort, ranks: ranks)
+            }
+            let best = judged.filter(\.matched).min { $0.key.lexicographicallyPrecedes($1.key) }
+                ?? judged.max { $0.progress < $1.progress } ?? judged[0]
+            verdicts.append(best)
         }
 
         let winner = verdicts.filter(\.matched).min { $0.key.lexicographicallyPrecedes($1.key) }
@@ -145,18 +163,19 @@ struct ExplainWalker {
         var route: RouteSpec
         var order: Int
         var matched = false
-        var key: [UInt8] = []
+        var key: [UInt32] = []
         var progress = 0
         var reason = "matched"
         var captures: [Match.Param] = []
     }
 
     // Precedence ranks, per position of the key.
-    static let rankHostPort: UInt8 = 0, rankLiteral: UInt8 = 1, rankParam: UInt8 = 2, rankCatchAll: UInt8 = 3
-    static let rankEnd: UInt8 = 0
+    // A parameter's rank is rankParam + its rule's place in the precedence order (see `ParamRule.precedes`).
+    static let rankHostPort: UInt32 = 0, rankLiteral: UInt32 = 1, rankParam: UInt32 = 2, rankCatchAll: UInt32 = .max
+    static let rankEnd: UInt32 = 0
 
     private func judge(_ spec: RouteSpec, _ pattern: Pattern, order: Int, elements: [Element], hostFirst: Bool,
-                       hostPort: [UInt8]?) -> Verdict {
+                       hostPort: [UInt8]?, ranks: [[UInt8]: UInt32]) -> Verdict {
         var v = Verdict(route: spec, order: order)
         v.key.append(pattern.scheme == nil ? ExplainWalker.rankParam : ExplainWalker.rankLiteral)
         var names = pattern.paramNames.makeIterator()
@@ -193,8 +212,16 @@ struct ExplainWalker {
                     return v
                 }
             case .param:
-                v.key.append(ExplainWalker.rankParam)
+                v.key.append(ranks[ParamRule().key] ?? ExplainWalker.rankParam)
                 v.captures.append(Match.Param(name: names.next() ?? "", value: String(decoding: element.decoded, as: UTF8.self)))
+            case .rule(let rule):
+                let name = names.next() ?? ""
+                guard let range = element.decoded.withUnsafeBufferPointer({ rule.value(in: $0.baseAddress, $0.count, fold: i == 0 && hostFirst) }) else {
+                    v.reason = "\(place) '\(ExplainWalker.show(element))' does not fit '\(rule.written(name))'"
+                    return v
+                }
+                v.key.append(ranks[rule.key] ?? ExplainWalker.rankParam)
+                v.captures.append(Match.Param(name: name, value: String(decoding: element.decoded[range.start..<range.end], as: UTF8.self)))
             case .catchAll:
                 break
             }
@@ -216,19 +243,22 @@ struct ExplainWalker {
     }
 
     /// Why key `a` comes before key `b`, in words.
-    static func why(_ a: [UInt8], beats b: [UInt8], _ hostFirst: Bool) -> String {
+    static func why(_ a: [UInt32], beats b: [UInt32], _ hostFirst: Bool) -> String {
         var p = 0
         while p < a.count && p < b.count && a[p] == b[p] { p += 1 }
         guard p < a.count && p < b.count else { return "it is first by precedence" }
         if p == 0 { return "a scheme beats '*://'" }
-        func kind(_ rank: UInt8, _ key: [UInt8], _ at: Int) -> String {
+        func kind(_ rank: UInt32, _ key: [UInt32], _ at: Int) -> String {
             if at == key.count - 1 && rank == rankEnd { return "a route that ends there" }
             switch rank {
             case rankHostPort: return "a host:port literal"
             case rankLiteral: return "a literal"
-            case rankParam: return "a :param"
-            default: return "a catch-all"
+            case rankCatchAll: return "a catch-all"
+            default: return "a :param"
             }
+        }
+        if a[p] >= rankParam && b[p] >= rankParam && a[p] != rankCatchAll && b[p] != rankCatchAll {
+            return "at \(place(p - 1, hostFirst)), a parameter with more literal bytes or a narrower type beats the other"
         }
         let element = p - 1
         let what = kind(a[p], a, p) + " beats " + kind(b[p], b, p)

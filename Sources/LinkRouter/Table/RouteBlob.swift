@@ -23,6 +23,9 @@ package struct RouteBlob: @unchecked Sendable {
     static let nameFlag: UInt16 = 2
     static let metadataFlag: UInt16 = 4
     static let extrasFlag: UInt16 = 8
+    /// One of the extra routes an optional group expands to (`app://u/:id(/:tab)` without its group): it
+    /// matches, but listings, names and counts see only the route as registered.
+    static let variantFlag: UInt16 = 16
     /// Most parameters, required guards or meta entries one route may have (they are stored as u16).
     package static let maxItems = Int(UInt16.max)
 
@@ -42,6 +45,7 @@ package struct RouteBlob: @unchecked Sendable {
     @inline(__always) var flags: UInt16 { base.loadUnaligned(fromByteOffset: 18, as: UInt16.self) }
     @inline(__always) package var sequence: Int { u32(20) }
     @inline(__always) package var isCatchAll: Bool { flags & RouteBlob.catchAllFlag != 0 }
+    package var isVariant: Bool { flags & RouteBlob.variantFlag != 0 }
 
     @inline(__always) private var strings: UnsafePointer<UInt8> {
         (base + RouteBlob.headerSize + 8 &* paramCount).assumingMemoryBound(to: UInt8.self)
@@ -119,7 +123,8 @@ package struct RouteBlob: @unchecked Sendable {
 
     /// Writes a block for `route` into `arena`. Throws `.limit` when a count or size does not fit the block's
     /// fields (more than 65,535 parameters, guards or meta entries, a block over 4 GiB, ids exhausted).
-    static func make(_ route: RouteSpec, pattern: Pattern, sequence: Int, in arena: inout ByteArena) throws(RouterError) -> RouteBlob {
+    static func make(_ route: RouteSpec, pattern: Pattern, sequence: Int, variant: Bool = false,
+                     in arena: inout ByteArena) throws(RouterError) -> RouteBlob {
         let names = pattern.paramNames.map { Array($0.utf8) }
         let name = route.name.map { Array($0.utf8) }
         let metadata = route.metaJSON.map { Array($0.utf8) }
@@ -148,6 +153,7 @@ package struct RouteBlob: @unchecked Sendable {
         let block = arena.allocate(size, alignment: 4)
 
         var flags: UInt16 = pattern.hasCatchAll ? catchAllFlag : 0
+        if variant { flags |= variantFlag }
         if name != nil { flags |= nameFlag }
         if metadata != nil { flags |= metadataFlag }
         if hasExtras { flags |= extrasFlag }

@@ -4,11 +4,12 @@ package final class RouteTable: @unchecked Sendable {
     // FrozenChunks and ByteArena), so concurrent reads are safe.
     let store: TableStore
     private let frozen: (FrozenChunks<TrieNode>, FrozenChunks<Edge>, FrozenChunks<RouteSlot>, FrozenChunks<StaticSlot>,
-                         [AnyObject])
+                         FrozenChunks<SpecialEdge>, [AnyObject])
     let nodes: ChunkReader<TrieNode>
     let edges: ChunkReader<Edge>
     let routes: ChunkReader<RouteSlot>
     let statics: ChunkReader<StaticSlot>
+    let specials: ChunkReader<SpecialEdge>
     let edgeBits: Int
     let staticBits: Int
     /// Bit `length % 64` set for each static key's length (0: no static routes, the probe is skipped).
@@ -19,7 +20,9 @@ package final class RouteTable: @unchecked Sendable {
     init(_ store: TableStore) {
         self.store = store
         let n = store.nodes.freeze(), e = store.edges.freeze(), r = store.routes.freeze(), st = store.statics.freeze()
-        frozen = (n, e, r, st, store.arena.owners)
+        let sp = store.specials.freeze()
+        frozen = (n, e, r, st, sp, store.arena.owners)
+        specials = sp.reader
         nodes = n.reader
         edges = e.reader
         routes = r.reader
@@ -42,7 +45,8 @@ package final class RouteTable: @unchecked Sendable {
     package var memoryBytes: Int {
         store.nodes.count * MemoryLayout<TrieNode>.stride + (1 << store.edgeBits) * MemoryLayout<Edge>.stride
             + (1 << store.staticBits) * MemoryLayout<StaticSlot>.stride
-            + store.routes.count * MemoryLayout<RouteSlot>.stride + store.arena.totalBytes
+            + store.routes.count * MemoryLayout<RouteSlot>.stride + store.specials.count * MemoryLayout<SpecialEdge>.stride
+            + store.arena.totalBytes
     }
 
     /// The live routes in the order they were added.

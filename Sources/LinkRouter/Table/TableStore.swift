@@ -11,6 +11,8 @@ struct TableStore {
     /// Bit `length % 64` is set for the length of every static key: a cheap first filter for URLs.
     var staticLengths: UInt64 = 0
     var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
+    /// Typed and in-segment parameter children (see `TrieNode`); empty for tables without such patterns.
+    var specials = ChunkedArray<SpecialEdge>(shift: 9, fill: SpecialEdge())
     var arena = ByteArena()
     /// Most elements (host and segments) any pattern consumes before its catch-all.
     var maxDepth = 0
@@ -143,10 +145,66 @@ struct TableStore {
     }
 
     mutating func paramChild(_ parent: Int32) -> Int32 {
+        if nodes[Int(parent)].paramChild < -1 { return ruleChild(parent, ParamRule()) }
         let existing = nodes[Int(parent)].paramChild
         if existing >= 0 { return existing }
         let child = Int32(truncatingIfNeeded: nodes.append(TrieNode()))  // below Int32.max: insert checked
         nodes[Int(parent)].paramChild = child
+        return child
+    }
+
+    /// The plain `:param` child of `parent`, or -1.
+    func findParam(_ parent: Int32) -> Int32 {
+        let n = nodes[Int(parent)]
+        return n.paramChild < -1 ? findRule(parent, ParamRule()) : n.paramChild
+    }
+
+    /// The child of `parent` for a typed or in-segment parameter with `rule`, or -1.
+    func findRule(_ parent: Int32, _ rule: ParamRule) -> Int32 {
+        var k = nodes[Int(parent)].specialHead
+        if k < 0 { return rule.isPlain ? nodes[Int(parent)].paramChild : -1 }
+        while k >= 0 {
+            let e = specials[Int(k)]
+            if e.rule.same(as: rule) { return e.child }
+            k = e.next
+        }
+        return -1
+    }
+
+    /// The child of `parent` for `rule`, created in its place in the precedence order when absent. The node's
+    /// plain `:param` child, if any, moves into the list first.
+    mutating func ruleChild(_ parent: Int32, _ rule: ParamRule) -> Int32 {
+        let found = findRule(parent, rule)
+        if found >= 0 { return found }
+        let plain = nodes[Int(parent)].paramChild
+        if plain >= 0 {
+            let k = Int32(truncatingIfNeeded: specials.append(SpecialEdge(child: plain)))
+            nodes[Int(parent)].paramChild = -k - 2
+        }
+        let child = Int32(truncatingIfNeeded: nodes.append(TrieNode()))  // below Int32.max: insert checked
+        func stored(_ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+            bytes.isEmpty ? nil : bytes.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+        }
+        let type = Array(rule.typeText.utf8)
+        var edge = SpecialEdge(child: child, kindCode: rule.kind.rawValue, prefixLength: Int32(truncatingIfNeeded: rule.prefix.count),
+                               suffixLength: Int32(truncatingIfNeeded: rule.suffix.count),
+                               typeLength: Int32(truncatingIfNeeded: type.count), minLength: rule.minLength,
+                               maxLength: rule.maxLength, prefix: stored(rule.prefix), suffix: stored(rule.suffix),
+                               type: stored(type), charSet: stored(rule.charSet))
+        // Link it after the last edge that precedes it.
+        var previous: Int32 = -1
+        var k = nodes[Int(parent)].specialHead
+        while k >= 0 && ParamRule.precedes(specials[Int(k)].rule, rule) {
+            previous = k
+            k = specials[Int(k)].next
+        }
+        edge.next = k
+        let index = Int32(truncatingIfNeeded: specials.append(edge))
+        if previous >= 0 {
+            specials[Int(previous)].next = index
+        } else {
+            nodes[Int(parent)].paramChild = -index - 2
+        }
         return child
     }
 
@@ -162,7 +220,7 @@ struct TableStore {
         if let scheme = pattern.scheme {
             guard step(create ? literalChild(node, scheme) : findLiteral(node, scheme)) else { return nil }
         } else {
-            guard step(create ? paramChild(node) : nodes[Int(node)].paramChild) else { return nil }
+            guard step(create ? paramChild(node) : findParam(node)) else { return nil }
         }
         let scheme = node
         for segment in pattern.segments {
@@ -170,7 +228,9 @@ struct TableStore {
             case .literal(let key):
                 guard step(create ? literalChild(node, key) : findLiteral(node, key)) else { return nil }
             case .param:
-                guard step(create ? paramChild(node) : nodes[Int(node)].paramChild) else { return nil }
+                guard step(create ? paramChild(node) : findParam(node)) else { return nil }
+            case .rule(let rule):
+                guard step(create ? ruleChild(node, rule) : findRule(node, rule)) else { return nil }
             case .catchAll:
                 break
             }
@@ -187,57 +247,71 @@ struct TableStore {
     }
 
     /// Adds a route; a pattern matching exactly the URLs of an existing one is a conflict naming it.
-    /// `sequence` keeps a route's id when the store is rebuilt.
+    /// `sequence` keeps a route's id when the store is rebuilt. A pattern with optional groups adds one entry
+    /// per variant (see `Pattern.variants`), all with the route's id; only the first is listed and named.
     mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil) throws(RouterError) {
+        let variants = pattern.variants
         // Nodes and routes are numbered in 32 bits (and keys measured in them: a key is at most maxRouteText
         // bytes, which Pattern.parse checked). A table that cannot number one more route refuses it, before the
         // walk creates anything, so the conversions below cannot fail.
-        guard nodes.count <= Int(Int32.max) - pattern.segments.count - 2, routes.count < Int(Int32.max) else {
+        guard nodes.count <= Int(Int32.max) - variants.count * (pattern.segments.count + 2),
+              routes.count < Int(Int32.max) - variants.count else {
             throw .limit("the table holds \(routes.count) routes and \(nodes.count) nodes: no room to number more")
-        }
-        guard let (scheme, node) = walk(pattern, create: true) else { return }
-        let existing = terminal(node, catchAll: pattern.hasCatchAll)
-        if existing >= 0, let other = blob(existing) {
-            throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))' conflicts with existing route '\(excerpt(other.pattern.string))': "
-                + "both match exactly the same URLs")
         }
         if let name = spec.name, case let other = routeNamed(name), other >= 0, let owner = blob(other) {
             throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by route '\(excerpt(owner.pattern.string))'")
         }
-        let blob = try RouteBlob.make(spec, pattern: pattern, sequence: sequence ?? nextSequence, in: &arena)
-        let id = Int32(truncatingIfNeeded: routes.append(RouteSlot(blob: blob.base, node: node)))  // insert checked
-        if let name = blob.name { names.insert(name, route: id) }
-        if pattern.hasCatchAll {
-            nodes[Int(node)].catchAllRoute = id
-        } else {
-            nodes[Int(node)].route = id
-            if let key = TableStore.staticKey(pattern) { setStatic(scheme, key, route: id) }
+        for (k, variant) in variants.enumerated() {
+            guard let (scheme, node) = walk(variant, create: true) else { return }
+            let existing = terminal(node, catchAll: variant.hasCatchAll)
+            if existing >= 0, let other = blob(existing) {
+                let which = k == 0 ? "" : " (its variant without some optional groups)"
+                throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with existing route '\(excerpt(other.pattern.string))': "
+                    + "both match exactly the same URLs")
+            }
+            let blob = try RouteBlob.make(spec, pattern: variant, sequence: sequence ?? nextSequence, variant: k > 0, in: &arena)
+            let id = Int32(truncatingIfNeeded: routes.append(RouteSlot(blob: blob.base, node: node)))  // insert checked
+            if k == 0, let name = blob.name { names.insert(name, route: id) }
+            if variant.hasCatchAll {
+                nodes[Int(node)].catchAllRoute = id
+            } else {
+                nodes[Int(node)].route = id
+                if let key = TableStore.staticKey(variant) { setStatic(scheme, key, route: id) }
+            }
+            let depth = variant.segments.count - (variant.hasCatchAll ? 1 : 0)
+            maxDepth = max(maxDepth, depth)
+            maxParams = max(maxParams, variant.paramNames.count)
         }
-        let depth = pattern.segments.count - (pattern.hasCatchAll ? 1 : 0)
-        maxDepth = max(maxDepth, depth)
-        maxParams = max(maxParams, pattern.paramNames.count)
         liveRoutes += 1
         if sequence == nil { nextSequence += 1 }
     }
 
     /// Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals), and
-    /// returns its id.
+    /// returns its id. With optional groups, every variant's entry goes.
     @discardableResult
     mutating func remove(_ pattern: Pattern) throws(RouterError) -> Int {
-        guard let (scheme, node) = walk(pattern, create: false) else {
+        var found: [(scheme: Int32, node: Int32, id: Int32, variant: Pattern)] = []
+        for variant in pattern.variants {
+            guard let (scheme, node) = walk(variant, create: false), case let id = terminal(node, catchAll: variant.hasCatchAll), id >= 0 else {
+                throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'")
+            }
+            found.append((scheme, node, id, variant))
+        }
+        // The entries must be one route's: its own and its variants (the same id, registered together).
+        let sequence = found.first.flatMap { blob($0.id)?.sequence } ?? -1
+        guard found.allSatisfy({ blob($0.id)?.sequence == sequence }), let first = found.first, blob(first.id)?.isVariant == false else {
             throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'")
         }
-        let id = terminal(node, catchAll: pattern.hasCatchAll)
-        guard id >= 0 else { throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'") }
-        if pattern.hasCatchAll {
-            nodes[Int(node)].catchAllRoute = -1
-        } else {
-            nodes[Int(node)].route = -1
-            if let key = TableStore.staticKey(pattern) { setStatic(scheme, key, route: -1) }
+        for f in found {
+            if f.variant.hasCatchAll {
+                nodes[Int(f.node)].catchAllRoute = -1
+            } else {
+                nodes[Int(f.node)].route = -1
+                if let key = TableStore.staticKey(f.variant) { setStatic(f.scheme, key, route: -1) }
+            }
+            if let name = self.blob(f.id)?.name, !(self.blob(f.id)?.isVariant ?? true) { names.remove(name) }
+            routes[Int(f.id)].blob = nil
         }
-        let sequence = blob(id)?.sequence ?? -1
-        if let name = self.blob(id)?.name { names.remove(name) }
-        routes[Int(id)].blob = nil
         liveRoutes -= 1
         deadRoutes += 1
         // Removed routes leave their nodes and bytes behind; rebuild once they outnumber the live ones.
@@ -253,7 +327,7 @@ struct TableStore {
 
     /// The live routes, in the order they were added.
     func liveBlobs() -> [RouteBlob] {
-        (0..<routes.count).compactMap { routes[$0].blob.map(RouteBlob.init) }
+        (0..<routes.count).compactMap { routes[$0].blob.map(RouteBlob.init) }.filter { !$0.isVariant }
     }
 
     /// Rebuilds the store from its live routes, dropping what removals left behind.

@@ -5,11 +5,53 @@
 /// the parameter's name (names belong to routes, so `app://u/:id` and `app://u/:uid/posts` share it), and a
 /// route whose `*` starts at it. Literal children of every node live in one open-addressing hash table keyed by
 /// (parent, bytes), so a step costs one probe whatever the fan-out.
+///
+/// Typed and in-segment parameters (`:id<int>`, `{name}.png`) are "special" children: a node that has one keeps
+/// all its parameter children, the plain `:param` included, in a list of `SpecialEdge`s in precedence order, and
+/// says so with `paramChild <= -2` (the list's first edge is `-paramChild - 2`). A table without such patterns
+/// never has one, so its walk tests `paramChild >= 0` exactly as before.
 struct TrieNode: BitwiseCopyable {
     var route: Int32 = -1
     var catchAllRoute: Int32 = -1
+    /// ≥ 0: the one plain `:param` child; -1: none; ≤ -2: a list of special edges (see above).
     var paramChild: Int32 = -1
     var literalCount: Int32 = 0
+
+    /// The first special edge, or -1 when the node has no list.
+    @inline(__always) var specialHead: Int32 { paramChild < -1 ? -paramChild &- 2 : -1 }
+}
+
+/// One parameter child in a node's special list: the rule's fields (bytes in the table's arena) and the next
+/// edge in precedence order (-1 at the end).
+struct SpecialEdge: BitwiseCopyable {
+    var next: Int32 = -1
+    var child: Int32 = -1
+    var kindCode: UInt8 = ParamRule.Kind.any.rawValue
+    var kind: ParamRule.Kind { ParamRule.Kind(rawValue: kindCode) ?? .any }
+    var prefixLength: Int32 = 0
+    var suffixLength: Int32 = 0
+    var typeLength: Int32 = 0
+    var minLength: Int32 = 1
+    var maxLength: Int32 = .max
+    var prefix: UnsafePointer<UInt8>? = nil
+    var suffix: UnsafePointer<UInt8>? = nil
+    var type: UnsafePointer<UInt8>? = nil  // the type's text: with `kind`, it identifies the type
+    var charSet: UnsafePointer<UInt8>? = nil  // `.chars`: 32 bytes
+
+    /// The rule's identifying fields (not its character set, which its type text determines), for ordering and
+    /// comparing with a rule being added.
+    var rule: ParamRule {
+        func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int32) -> [UInt8] {
+            guard let p, n > 0 else { return [] }
+            return Array(UnsafeBufferPointer(start: p, count: Int(n)))
+        }
+        var r = ParamRule()
+        r.kind = kind
+        r.prefix = bytes(prefix, prefixLength)
+        r.suffix = bytes(suffix, suffixLength)
+        r.typeText = String(decoding: bytes(type, typeLength), as: UTF8.self)
+        return r
+    }
 }
 
 /// A literal child in the edge table. `tag` = parent << 32 | hash, so one compare checks both; `head` holds the

@@ -4,6 +4,7 @@ struct TrieWalk {
     let edges: ChunkReader<Edge>
     let routes: ChunkReader<RouteSlot>
     let statics: ChunkReader<StaticSlot>
+    let specials: ChunkReader<SpecialEdge>
     let edgeBits: Int
     let edgeMask: Int
     let staticBits: Int
@@ -30,6 +31,7 @@ struct TrieWalk {
         edges = table.edges
         routes = table.routes
         statics = table.statics
+        specials = table.specials
         edgeBits = table.edgeBits
         edgeMask = (1 << table.edgeBits) &- 1
         staticBits = table.staticBits
@@ -135,6 +137,54 @@ struct TrieWalk {
         }
     }
 
+    // MARK: Typed and in-segment parameters
+
+    /// The first special edge, from edge `k` on, whose rule accepts the element written at `start ..< end`
+    /// (decoded), with where its value is written in the URL; edge -1 when none does.
+    @inline(never)
+    func special(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
+                 _ scratch: inout ByteWriter) -> (edge: Int32, start: Int, end: Int) {
+        var key = UnsafePointer(p + start)
+        var n = end &- start
+        var decoded = false
+        // Decoded into scratch without committing: the bytes are only looked at here.
+        if hasPercent, let dst = scratch.reserve(n), let m = percentDecode(ByteSpan(start: key, count: n), into: dst) {
+            key = UnsafePointer(dst)
+            n = m
+            decoded = true
+        }
+        var k = k
+        while k >= 0 {
+            let e = specials[Int(k)]
+            if let v = ParamRule.value(in: key, n, prefix: e.prefix, Int(e.prefixLength), suffix: e.suffix, Int(e.suffixLength),
+                                       kind: e.kind, set: e.charSet, min: Int(e.minLength), max: Int(e.maxLength), fold: fold) {
+                guard decoded else { return (k, start &+ v.start, start &+ v.end) }
+                return (k, rawOffset(start, decodedCount: v.start), rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
+            }
+            k = e.next
+        }
+        return (-1, 0, 0)
+    }
+
+    /// Where the element that starts at `start` (and decodes cleanly) is after `count` decoded bytes, or, with
+    /// `fromEnd`, before its last `count` decoded bytes: an escape `%XX` is one decoded byte.
+    private func rawOffset(_ start: Int, decodedCount count: Int, fromEnd: Int? = nil) -> Int {
+        if let end = fromEnd {
+            var i = end, left = count
+            while left > 0 {
+                i = i &- 3 >= start && p[i &- 3] == ASCII.percent ? i &- 3 : i &- 1
+                left &-= 1
+            }
+            return i
+        }
+        var i = start, left = count
+        while left > 0 {
+            i &+= p[i] == ASCII.percent ? 3 : 1
+            left &-= 1
+        }
+        return i
+    }
+
     // MARK: The search
 
     func run(_ w: inout WalkState, scratch: inout ByteWriter, values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
@@ -209,6 +259,15 @@ struct TrieWalk {
                 node = n.paramChild
                 continue
             }
+            if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
+                let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch)
+                if found.edge >= 0 {
+                    captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
+                    w.captureCount &+= 1
+                    node = specials[Int(found.edge)].child
+                    continue
+                }
+            }
             if n.catchAllRoute >= 0 {
                 w.catchAllStart = s
                 w.catchAllFromHost = host
@@ -267,10 +326,10 @@ struct TrieWalk {
     /// A loop over an explicit stack, `frames[i]` for the node that looks at element `i`, rather than one call per
     /// element: a URL may have 2^20 segments (the largest maxSegments) and the calling thread a 512 KiB stack.
     /// Each frame tries, in order, the `host:port` literal (element 0 only), the literal, `:param` (which it takes
-    /// back when that branch dead-ends), then the catch-all.
+    /// back when that branch dead-ends) or each accepting special edge in its list's order, then the catch-all.
     func descend(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
         var i = 0
-        frames[0] = SearchFrame(node: start, step: .enter)
+        frames[0] = SearchFrame(node: start, step: .enter, special: -1)
         while true {
             let node = frames[i].node
             let n = nodes[Int(node)]
@@ -287,6 +346,7 @@ struct TrieWalk {
                     continue
                 }
                 frames[i].step = .hostPort
+                frames[i].special = n.specialHead
                 continue
             case .hostPort:
                 frames[i].step = .literal
@@ -301,7 +361,22 @@ struct TrieWalk {
                     w.captureCount &+= 1
                     frames[i].step = .paramDone
                     child = n.paramChild
+                } else if frames[i].special >= 0 {  // the next special edge that accepts the element
+                    let found = special(from: frames[i].special, Int(elements[i].rawStart), Int(elements[i].rawEnd),
+                                        hasPercent: elements[i].hasPercent, fold: i == 0 && hostFirst, &scratch)
+                    if found.edge >= 0 {
+                        let edge = specials[Int(found.edge)]
+                        captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
+                        w.captureCount &+= 1
+                        frames[i].special = edge.next
+                        frames[i].step = .specialDone
+                        child = edge.child
+                    }
                 }
+            case .specialDone:  // that special branch dead-ended: give its capture back, try the next edge
+                w.captureCount &-= 1
+                frames[i].step = frames[i].special >= 0 ? .param : .catchAll
+                continue
             case .paramDone:  // the :param branch dead-ended: give its capture back
                 w.captureCount &-= 1
                 frames[i].step = .catchAll
@@ -321,7 +396,7 @@ struct TrieWalk {
             }
             if child >= 0 {
                 i &+= 1
-                frames[i] = SearchFrame(node: child, step: .enter)
+                frames[i] = SearchFrame(node: child, step: .enter, special: -1)
             }
         }
     }

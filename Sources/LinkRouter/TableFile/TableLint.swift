@@ -6,6 +6,8 @@
 ///   exact route always wins where it ends, so this is the only way a route becomes unreachable.
 /// - a rewrite rule whose **target routes nowhere**: its literal start (up to the first `$`) already rules out
 ///   every route; a target with no `$` at all is matched as it is.
+/// - **overlaps**: two routes that both match some URLs where a typed or in-segment parameter, or `*://`
+///   against a scheme, decides (`TableOverlaps`), with an example URL and the route it goes to.
 /// - **guards**: given the guards the app registers, those no route requires, and those a route requires that
 ///   are not registered.
 enum TableLint {
@@ -18,6 +20,9 @@ enum TableLint {
             return (try? Pattern.parse(spec.pattern, limits: unlimited)).map { (spec, $0) }
         }
         shadowed(routes, &warnings)
+        for o in TableOverlaps.find(state) {
+            warnings.append(TableWarning(pointer: "/routes/\(o.otherIndex)", kind: .overlap, reason: o.reason))
+        }
         deadRewrites(state, routes, &warnings)
         if let knownGuards {
             var used = Set<String>()
@@ -100,6 +105,10 @@ enum TableLint {
             switch segment {
             case .literal(let bytes): literal(bytes)
             case .param: key.append(2)
+            case .rule(let rule):
+                key.append(4)
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: rule.key.count).littleEndian) { key += $0 }
+                key += rule.key
             case .catchAll: key.append(3)
             }
             keys.append(key)
@@ -144,7 +153,7 @@ enum TableLint {
             var pieces = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             pieces.removeLast()
             let closed = pieces.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty }.map(\.element)
-            if !routes.contains(where: { compatible($0.pattern, scheme: scheme.map(ASCII.lowercased), closed: closed) }) {
+            if !routes.contains(where: { $0.pattern.variants.contains { compatible($0, scheme: scheme.map(ASCII.lowercased), closed: closed) } }) {
                 let known = String(decoding: scheme, as: UTF8.self) + "://" + pieces.joined(separator: "/")
                 warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
                                              reason: "'\(excerpt(rule.target))' routes nowhere: no route starts like '\(excerpt(known))'"))
@@ -197,6 +206,9 @@ enum TableLint {
             switch segment {
             case .catchAll: return true
             case .param: continue
+            case .rule(let rule):
+                let fits = elements[i].decoded.withUnsafeBufferPointer { rule.value(in: $0.baseAddress, $0.count, fold: i == 0) != nil }
+                if !fits { return false }
             case .literal(let literal):
                 if literal != elements[i].decoded && literal != elements[i].hostPort { return false }
             }

@@ -91,6 +91,10 @@ enum TableLoader {
             switch segment {
             case .literal(let bytes): literal(bytes)
             case .param: key.append(2)
+            case .rule(let rule):
+                key.append(4)
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: rule.key.count).littleEndian) { key += $0 }
+                key += rule.key
             case .catchAll: key.append(3)
             }
         }

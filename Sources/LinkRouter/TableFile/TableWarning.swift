@@ -10,6 +10,9 @@ public struct TableWarning: Sendable, Equatable, CustomStringConvertible {
         case unusedGuard = "unused_guard"
         /// A guard a route requires that the app does not register.
         case unknownGuard = "unknown_guard"
+        /// Two routes that both match some URLs, where precedence picks one (see `RouteOverlap`); the pointer is
+        /// the route that loses them.
+        case overlap
     }
 
     /// The JSON pointer of the route or rule (`/routes/4`, `/rewrites/1/target`); "" for the table.

@@ -18,6 +18,18 @@ enum URLBuilder {
     static func build(pattern: String, name: String, params: [(name: String, value: String)],
                       limits: Limits) throws(RouterError) -> String {
         let route = "route '\(excerpt(name))' ('\(excerpt(pattern))')"
+        // Optional groups: a group is written when every parameter in it is given (a group without parameters
+        // is left out); the rest is built as that variant.
+        let (required, groups) = Pattern.splitGroups(pattern)
+        if !groups.isEmpty {
+            let given = Set(params.map(\.name))
+            var text = required
+            for g in groups {
+                let names = g.split(separator: ASCII.slash).compactMap { paramName(Array($0)) }
+                if !names.isEmpty && names.allSatisfy(given.contains) { text += g }
+            }
+            return try build(pattern: String(decoding: text, as: UTF8.self), name: name, params: params, limits: limits)
+        }
         func fail(_ reason: String) -> RouterError { RouterError(.invalidURL, "cannot build the URL of \(route): \(reason)") }
 
         let text = Array(pattern.utf8)
@@ -29,6 +41,11 @@ enum URLBuilder {
         var rest = Array(text[(sep + 3)...])
         if rest.last == ASCII.slash { rest.removeLast() }
         let segments = rest.isEmpty ? [] : rest.split(separator: ASCII.slash, omittingEmptySubsequences: false).map(Array.init)
+        // Typed and in-segment parameters, by segment (the pattern was registered, so it parses).
+        var rules: [Int: ParamRule] = [:]
+        if let parsed = try? Pattern.parse(pattern, limits: limits), parsed.segments.count == segments.count {
+            for (i, segment) in parsed.segments.enumerated() { if case .rule(let r) = segment { rules[i] = r } }
+        }
 
         // The pattern's parameters, then the values given, each name once.
         var values: [String: String] = [:]
@@ -59,7 +76,16 @@ enum URLBuilder {
                 continue
             }
             guard let value = values[param] else { throw fail("parameter '\(excerpt(param))' is missing") }
-            if segment.first == ASCII.colon {
+            if let rule = rules[i] {
+                // The value must fit the type, or the URL would not come back to this route.
+                let bytes = Array(value.utf8)
+                guard rule.accepts(bytes) else {
+                    throw fail("parameter '\(excerpt(param))' = '\(excerpt(value))' does not fit '\(rule.written(param))'")
+                }
+                out += rawAffix(segment, before: true)
+                encodeSegment(bytes, into: &out)
+                out += rawAffix(segment, before: false)
+            } else if segment.first == ASCII.colon {
                 guard !value.isEmpty else { throw fail("parameter '\(excerpt(param))' is empty (':\(param)' matches one non-empty segment)") }
                 encodeSegment(Array(value.utf8), into: &out)
             } else if value.isEmpty {
@@ -88,10 +114,24 @@ enum URLBuilder {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The parameter a raw pattern segment names (`:id` → id, `*path` → path, `*` → *), nil for a literal.
+    /// The parameter a raw pattern segment names (`:id` → id, `:id<int>` → id, `v{n}.x` → n, `*path` → path,
+    /// `*` → *), nil for a literal.
     private static func paramName(_ segment: [UInt8]) -> String? {
-        guard let head = segment.first, head == ASCII.colon || head == ASCII.asterisk else { return nil }
-        return segment.count == 1 ? "*" : String(decoding: segment.dropFirst(), as: UTF8.self)
+        var from = 1
+        if let open = segment.firstIndex(of: ASCII.openBrace) {
+            from = open + 1
+        } else {
+            guard let head = segment.first, head == ASCII.colon || head == ASCII.asterisk else { return nil }
+            if segment.count == 1 { return "*" }
+        }
+        let name = segment[from...].prefix(while: ASCII.isNameByte)
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// The literal text written before (or after) an in-segment parameter's `{...}`, as the pattern writes it.
+    private static func rawAffix(_ segment: [UInt8], before: Bool) -> [UInt8] {
+        guard let open = segment.firstIndex(of: ASCII.openBrace), let close = segment.lastIndex(of: ASCII.closeBrace) else { return [] }
+        return before ? Array(segment[..<open]) : Array(segment[(close + 1)...])
     }
 
     private static func firstSeparator(_ text: [UInt8]) -> Int? {

@@ -175,6 +175,7 @@ _FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("lr_router_check_json", c_int, (c_void_p, c_char_p, c_size_t, c_int, c_void_pp)),
     ("lr_router_check_file", c_int, (c_void_p, c_char_p, c_int, c_void_pp)),
     ("lr_router_to_json", c_int, (c_void_p, c_void_pp)),
+    ("lr_router_overlaps", c_int, (c_void_p, c_void_pp)),
     ("lr_router_build_url", c_int, (c_void_p, c_char_p, c_char_pp, c_char_pp, c_size_t, c_void_pp)),
     ("lr_router_explain", c_int, (c_void_p, c_char_p, c_void_pp)),
     ("lr_router_explain_text", c_int, (c_void_p, c_char_p, c_void_pp)),

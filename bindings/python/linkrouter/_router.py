@@ -363,6 +363,9 @@ class _CtypesResolve:
         values_at = _TABLE + 8 * (_FIXED + p)
         info = (s[0], s[1], s[2] if flags & _FLAG_NAME else None, s[3] if flags & _FLAG_METADATA else None,
                 tuple(s[_FIXED:_FIXED + p]), values_at, _words(2 * p), rid)
+        if s[1].endswith(")"):
+            # Optional groups: each combination is an entry of this route id with its own parameter names.
+            return info
         routes = self._routes
         if len(routes) >= _ROUTE_CACHE_MAX:
             routes.clear()

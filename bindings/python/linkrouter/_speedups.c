@@ -664,15 +664,25 @@ static PyObject *cached_info(RouterCore *self, uint32_t route_id, size_t path_co
     return info && route_info_valid(info, path_count) ? info : NULL;
 }
 
-static PyObject *cache_info(RouterCore *self, const Packed *pk) {  /* borrowed; made and cached when new */
+/* Whether the route's pattern has optional groups ("app://user/:id(/:tab)"): each combination of its groups is
+   an entry of the same route id with its own parameter names, so its constants are not cached by id. */
+static int has_optional_groups(PyObject *info) {
+    PyObject *pattern = PyTuple_GET_ITEM(info, INFO_PATTERN);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(pattern);
+    return n > 0 && PyUnicode_READ_CHAR(pattern, n - 1) == ')';
+}
+
+static PyObject *cache_info(RouterCore *self, const Packed *pk) {  /* a new reference; cached when new */
     PyObject *info = cached_info(self, pk->route_id, pk->path_count);
     if (info)
-        return info;
+        return Py_NewRef(info);
     if (!(info = route_info_new(pk)))
         return NULL;
-    int rc = cache_put(&self->routes, pk->route_id, info);
-    Py_DECREF(info);
-    return rc < 0 ? NULL : cache_get(&self->routes, pk->route_id);
+    if (!has_optional_groups(info) && cache_put(&self->routes, pk->route_id, info) < 0) {
+        Py_DECREF(info);
+        return NULL;
+    }
+    return info;
 }
 
 /* The Match of an lr_router_resolve_into result whose route is cached. */
@@ -704,6 +714,7 @@ static PyObject *match_from_packed(RouterCore *self, PyObject *data, PyObject *u
     if (!info)
         return NULL;
     MatchObject *m = match_alloc(pk.path_count, info, url);
+    Py_DECREF(info);  /* the Match holds its own reference */
     if (!m)
         return NULL;
     m->route_id = pk.route_id;

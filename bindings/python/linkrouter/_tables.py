@@ -168,6 +168,16 @@ class Tables:
         check(lib.lr_router_to_json(self._handle(), _native.byref(out)))
         return _native.take_string(out.value) or ""
 
+    def overlaps(self) -> List[Dict[str, Any]]:
+        """Pairs of routes that both match some URLs where precedence, not a literal, decides: a typed or
+        in-segment parameter against another parameter, or a scheme's route against a ``*://`` one. Each is a dict
+        with ``kind`` ("typed" or "any_scheme"), ``winner``, ``winner_index``, ``other``, ``other_index``,
+        ``example`` (a URL both match, which resolves to the winner) and ``reason``; ordered by ``other_index``."""
+        out = _native.void_out()
+        check(lib.lr_router_overlaps(self._handle(), _native.byref(out)))
+        result: List[Dict[str, Any]] = json.loads(_native.take_string(out.value) or "[]")
+        return result
+
     # -- names and URLs ---------------------------------------------------------------------------------------
 
     def url_for(self, name: str, /, query: Any = None, **params: Any) -> str:

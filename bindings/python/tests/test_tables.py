@@ -447,3 +447,28 @@ def test_the_same_results_as_c_for_the_shop_table():
     out = "\n".join(lines) + "\n" + r.explain_text("shop://orders/12/invoice")
     with open(C_EXPECTED, encoding="utf-8") as f:
         assert out == f.read()
+
+
+# Overlaps: (routes added in order, [(kind, winner, other, example)]). Each example resolves to its winner.
+OVERLAP_ROWS = [
+    ([("shop://p/:slug", "Slug")], []),
+    ([("shop://p/:slug", "Slug"), ("shop://p/:id<uint>", "Id")],
+     [("typed", "shop://p/:id<uint>", "shop://p/:slug", "shop://p/1")]),
+    ([("img://a/{name}.png", "Png"), ("img://a/:file", "File"), ("img://a/thumb.png", "Thumb")],
+     [("typed", "img://a/{name}.png", "img://a/:file", "img://a/1.png")]),
+    ([("*://share/:id", "Share"), ("shop://*rest", "Rest")],
+     [("any_scheme", "shop://*rest", "*://share/:id", "shop://share/1")]),
+]
+
+
+@pytest.mark.parametrize("routes, expected", OVERLAP_ROWS)
+def test_overlaps(routes, expected):
+    r = linkrouter.Router()
+    for pattern, target in routes:
+        r.add(pattern, target)
+    got = r.overlaps()
+    assert [(o["kind"], o["winner"], o["other"], o["example"]) for o in got] == expected
+    for o in got:
+        assert r.resolve(o["example"]).pattern == o["winner"]
+        assert o["other"] in o["reason"] and o["winner"] in o["reason"]
+    r.close()

@@ -1,0 +1,256 @@
+/// What a typed or in-segment parameter accepts (see docs/SEMANTICS.md §2, "Typed and in-segment parameters").
+///
+/// A segment such as `:id<int>`, `{name}.png` or `v{major<uint>}` is a parameter with a literal prefix, a literal
+/// suffix and a type. It matches an element (decoded) that starts with the prefix, ends with the suffix, and whose
+/// middle (at least one byte) fits the type; the middle is the value. A plain `:name` is the rule with no prefix,
+/// no suffix and the type `any`, and keeps its own fast path in the trie.
+package struct ParamRule: Hashable, Sendable {
+    /// Built-in types first, narrowest first: their order is the precedence order among typed parameters.
+    package enum Kind: UInt8, Sendable {
+        case uint = 0, int, float, uuid, slug, chars, any
+    }
+
+    package var prefix: [UInt8] = []
+    package var suffix: [UInt8] = []
+    package var kind: Kind = .any
+    /// `.chars`: a 256-bit set of the bytes allowed (32 bytes, bit b of byte b >> 3), and the value's length range.
+    package var charSet: [UInt8] = []
+    package var minLength: Int32 = 1
+    package var maxLength: Int32 = .max
+    /// The type as written between `<` and `>` (`""` for none), for messages, explain output and ordering.
+    package var typeText: String = ""
+
+    /// Whether the two rules accept the same values the same way: same kind, type text, prefix and suffix (the
+    /// type text determines the character set). Two patterns whose rules are the same at a place share its node.
+    package func same(as other: ParamRule) -> Bool {
+        kind == other.kind && typeText == other.typeText && prefix == other.prefix && suffix == other.suffix
+    }
+
+    package var isPlain: Bool { prefix.isEmpty && suffix.isEmpty && kind == .any }
+
+    /// Precedence at one place, independent of registration order: more literal bytes (prefix + suffix) first,
+    /// then by type (uint, int, float, uuid, slug, character class, untyped), then by the type's text, prefix
+    /// and suffix bytes (so two rules never tie).
+    package static func precedes(_ a: ParamRule, _ b: ParamRule) -> Bool {
+        let la = a.prefix.count + a.suffix.count, lb = b.prefix.count + b.suffix.count
+        if la != lb { return la > lb }
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        if a.typeText != b.typeText { return Array(a.typeText.utf8).lexicographicallyPrecedes(Array(b.typeText.utf8)) }
+        if a.prefix != b.prefix { return a.prefix.lexicographicallyPrecedes(b.prefix) }
+        return a.suffix.lexicographicallyPrecedes(b.suffix)
+    }
+
+    /// The bytes that identify the rule (two patterns with equal rules at a place share the trie node there).
+    package var key: [UInt8] {
+        var out: [UInt8] = [kind.rawValue]
+        for part in [prefix, suffix, Array(typeText.utf8)] {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) { out += $0 }
+            out += part
+        }
+        return out
+    }
+
+    /// The rule as a pattern writes it, with `name` (`{name}.png`, `:id<int>`).
+    package func written(_ name: String) -> String {
+        let type = typeText.isEmpty ? "" : "<\(typeText)>"
+        if prefix.isEmpty && suffix.isEmpty { return ":\(name)\(type)" }
+        return String(decoding: prefix, as: UTF8.self) + "{\(name)\(type)}" + String(decoding: suffix, as: UTF8.self)
+    }
+
+    /// The value of `element` (decoded bytes): the offsets of the middle, or nil when the rule does not accept it.
+    /// `fold`: compare prefix and suffix case-insensitively (the host; the pattern's host bytes are lower-cased).
+    package func value(in element: UnsafePointer<UInt8>?, _ n: Int, fold: Bool) -> (start: Int, end: Int)? {
+        prefix.withUnsafeBufferPointer { pre in
+            suffix.withUnsafeBufferPointer { suf in
+                charSet.withUnsafeBufferPointer { set in
+                    ParamRule.value(in: element, n, prefix: pre.baseAddress, pre.count, suffix: suf.baseAddress, suf.count,
+                                    kind: kind, set: set.baseAddress, min: Int(minLength), max: Int(maxLength), fold: fold)
+                }
+            }
+        }
+    }
+
+    /// Whether `value` (decoded bytes, without prefix and suffix) is a value of the rule's type.
+    package func accepts(_ value: [UInt8]) -> Bool {
+        guard !value.isEmpty else { return false }
+        return value.withUnsafeBufferPointer { v in
+            charSet.withUnsafeBufferPointer { set in
+                ParamRule.fits(v.baseAddress!, v.count, kind: kind, set: set.baseAddress, min: Int(minLength), max: Int(maxLength))
+            }
+        }
+    }
+
+    /// The check shared by the trie walk (which keeps these fields in its special edges) and `value(in:)`.
+    @inline(__always)
+    static func value(in e: UnsafePointer<UInt8>?, _ n: Int, prefix: UnsafePointer<UInt8>?, _ pn: Int,
+                      suffix: UnsafePointer<UInt8>?, _ sn: Int, kind: Kind, set: UnsafePointer<UInt8>?,
+                      min: Int, max: Int, fold: Bool) -> (start: Int, end: Int)? {
+        guard let e, n > pn &+ sn else { return nil }
+        if pn > 0 && !affixEqual(e, prefix, pn, fold: fold) { return nil }
+        if sn > 0 && !affixEqual(e + (n &- sn), suffix, sn, fold: fold) { return nil }
+        let start = pn, end = n &- sn
+        guard fits(e + start, end &- start, kind: kind, set: set, min: min, max: max) else { return nil }
+        return (start, end)
+    }
+
+    /// Whether `n` bytes of the element at `a` equal the pattern's bytes at `b` (`fold`: `a` lower-cased first).
+    @inline(__always)
+    private static func affixEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ n: Int, fold: Bool) -> Bool {
+        guard let b else { return false }
+        for i in 0..<n where (fold ? ASCII.lowercased(a[i]) : a[i]) != b[i] { return false }
+        return true
+    }
+
+    /// Whether the `n` (≥ 1) bytes at `v` are a value of the type.
+    @inline(__always)
+    static func fits(_ v: UnsafePointer<UInt8>, _ n: Int, kind: Kind, set: UnsafePointer<UInt8>?, min: Int, max: Int) -> Bool {
+        switch kind {
+        case .any:
+            return true
+        case .uint:
+            return unsigned(v, n) != nil
+        case .int:
+            if v[0] == ASCII.minus {
+                guard n > 1, let m = unsigned(v + 1, n &- 1) else { return false }
+                return m <= UInt64(Int64.max) &+ 1
+            }
+            guard let m = unsigned(v, n) else { return false }
+            return m <= UInt64(Int64.max)
+        case .float:
+            var i = v[0] == ASCII.minus ? 1 : 0
+            let digitsStart = i
+            while i < n && ASCII.isDigit(v[i]) { i &+= 1 }
+            guard i > digitsStart else { return false }
+            if i == n { return true }
+            guard v[i] == ASCII.dot else { return false }
+            i &+= 1
+            let fraction = i
+            while i < n && ASCII.isDigit(v[i]) { i &+= 1 }
+            return i == n && i > fraction
+        case .uuid:
+            guard n == 36 else { return false }
+            for i in 0..<36 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    if v[i] != ASCII.minus { return false }
+                } else if !isHex(v[i]) {
+                    return false
+                }
+            }
+            return true
+        case .slug:
+            for i in 0..<n where !(ASCII.isNameByte(v[i]) || v[i] == ASCII.minus) { return false }
+            return true
+        case .chars:
+            guard n >= min && n <= max, let set else { return false }
+            for i in 0..<n where set[Int(v[i] >> 3)] & (1 << (v[i] & 7)) == 0 { return false }
+            return true
+        }
+    }
+
+    @inline(__always) private static func isHex(_ b: UInt8) -> Bool {
+        ASCII.isDigit(b) || (b | 0x20) &- 0x61 < 6
+    }
+
+    /// The decimal digits at `v` as a number, nil when not all digits or above UInt64.max.
+    @inline(__always) private static func unsigned(_ v: UnsafePointer<UInt8>, _ n: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for i in 0..<n {
+            let d = v[i] &- 0x30
+            guard d < 10 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(UInt64(d))
+            if o1 || o2 { return nil }
+            value = s
+        }
+        return value
+    }
+
+    // MARK: Parsing the type
+
+    /// The rule's type from the text between `<` and `>` at `bytes[from ..< to]`; errors carry the byte offset.
+    static func parseType(_ bytes: [UInt8], from: Int, to: Int, into rule: inout ParamRule,
+                          fail: (Int, String) -> RouterError) throws(RouterError) {
+        let text = String(decoding: bytes[from..<to], as: UTF8.self)
+        rule.typeText = text
+        switch text {
+        case "int": rule.kind = .int
+        case "uint": rule.kind = .uint
+        case "float": rule.kind = .float
+        case "uuid": rule.kind = .uuid
+        case "slug": rule.kind = .slug
+        case "": throw fail(from, "'<>' needs a type: int, uint, float, uuid, slug or a class such as [a-z0-9]+")
+        default:
+            guard bytes[from] == ASCII.openBracket else {
+                throw fail(from, "unknown type '\(excerpt(text))': int, uint, float, uuid, slug or a class such as [a-z0-9]+")
+            }
+            try parseClass(bytes, from: from, to: to, into: &rule, fail: fail)
+        }
+    }
+
+    /// `[` [`^`] items `]` [quantifier]: items are bytes, ranges `a-z` and escapes `\x` (for `] - \ ^ >`);
+    /// the quantifier is `+` (1 or more), `{m}`, `{m,}` or `{m,n}` with 1 ≤ m ≤ n; none means exactly one byte.
+    private static func parseClass(_ bytes: [UInt8], from: Int, to: Int, into rule: inout ParamRule,
+                                   fail: (Int, String) -> RouterError) throws(RouterError) {
+        var set = [UInt8](repeating: 0, count: 32)
+        var i = from + 1
+        let negated = i < to && bytes[i] == 0x5E  // ^
+        if negated { i += 1 }
+        func item() throws(RouterError) -> UInt8 {
+            guard i < to else { throw fail(i, "a character class needs its closing ']'") }
+            var b = bytes[i]
+            if b == ASCII.backslash {
+                i += 1
+                guard i < to else { throw fail(i, "'\\' at the end of a character class") }
+                b = bytes[i]
+            } else if b == ASCII.openBracket {
+                throw fail(i, "'[' inside a character class (write '\\[')")
+            }
+            guard b < 0x80 else { throw fail(i, "a character class holds ASCII bytes only") }
+            i += 1
+            return b
+        }
+        var members = 0
+        while true {
+            guard i < to else { throw fail(i, "a character class needs its closing ']'") }
+            if bytes[i] == ASCII.closeBracket { break }
+            let at = i
+            let low = try item()
+            var high = low
+            if i + 1 < to && bytes[i] == ASCII.minus && bytes[i + 1] != ASCII.closeBracket {
+                i += 1
+                high = try item()
+                guard high >= low else { throw fail(at, "range '\(Character(Unicode.Scalar(low)))-\(Character(Unicode.Scalar(high)))' is reversed") }
+            }
+            for b in low...high { set[Int(b >> 3)] |= 1 << (b & 7) }
+            members += 1
+        }
+        guard members > 0 else { throw fail(i, "an empty character class matches nothing") }
+        i += 1  // "]"
+        if negated { set = set.map { ~$0 } }
+        rule.kind = .chars
+        rule.charSet = set
+        (rule.minLength, rule.maxLength) = (1, 1)
+        guard i < to else { return }
+        if bytes[i] == ASCII.plus && i + 1 == to {
+            rule.maxLength = .max
+            return
+        }
+        guard bytes[i] == ASCII.openBrace, bytes[to - 1] == ASCII.closeBrace else {
+            throw fail(i, "after a character class: '+', '{m}', '{m,}' or '{m,n}' (a parameter takes at least one byte)")
+        }
+        func number(_ s: Int, _ e: Int) throws(RouterError) -> Int32 {
+            guard e > s, e - s <= 6, bytes[s..<e].allSatisfy(ASCII.isDigit) else { throw fail(s, "expected a count in '{m,n}'") }
+            return Int32(String(decoding: bytes[s..<e], as: UTF8.self)) ?? 0
+        }
+        let inner = i + 1, close = to - 1
+        if let comma = bytes[inner..<close].firstIndex(of: 0x2C) {
+            rule.minLength = try number(inner, comma)
+            rule.maxLength = comma + 1 == close ? .max : try number(comma + 1, close)
+        } else {
+            rule.minLength = try number(inner, close)
+            rule.maxLength = rule.minLength
+        }
+        guard rule.minLength >= 1 else { throw fail(inner, "a parameter takes at least one byte: the count starts at 1") }
+        guard rule.maxLength >= rule.minLength else { throw fail(inner, "'{m,n}' needs m ≤ n") }
+    }
+}
