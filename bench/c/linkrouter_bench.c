@@ -9,7 +9,10 @@
  *   - "linkrouter/resolve_into": lr_router_resolve_into (the zero-allocation call), the target and every
  *     parameter value read (pointer and length, first byte touched);
  *   - "linkrouter/resolve": the README's first example, what a new user writes: lr_router_resolve +
- *     lr_match_target + lr_match_get of every parameter by name + lr_match_free.
+ *     lr_match_target + lr_match_get of every parameter by name + lr_match_free;
+ *   - "linkrouter/open" (GitHub set): lr_router_open of the URL, whose route's target has a synchronous handler
+ *     that reads lr_match_target and every parameter by name (what "resolve" reads), logging off: the cost of
+ *     opening against resolving plus the handler call.
  * Metric rows ({"metric": ...}): heap allocations per lr_router_resolve_into and per lr_router_resolve +
  * lr_match_free (malloc interposed, Tests/C/alloc_count.h), bulk add of 100,000 routes, 10,000 single adds, heap
  * bytes per route at 10,000 routes (mallinfo2 before and after), and what a typed parameter costs
@@ -148,6 +151,62 @@ static double allocations_per_lookup(lr_ctx *c, bench_pass_fn pass) {
 }
 
 /* A router holding the dataset's routes (target = route id), added in one bulk call. */
+/* The open row's handler: reads what alloc_pass reads, from the match it is lent; the row is the context. */
+static int open_handler(const lr_match *m, void *context, void *user_data, void **result, const char **message) {
+    (void)user_data;
+    (void)message;
+    const bench_row *r = context;
+    uint64_t acc = strlen(lr_match_target(m));
+    for (int k = 0; k < r->nparams; k++) {
+        const char *v = lr_match_get(m, r->pnames[k]);
+        acc += strlen(v) + (unsigned char)v[0];
+    }
+    *result = (void *)(uintptr_t)acc;
+    return LR_OK;
+}
+
+static uint64_t open_pass(void *vctx, const size_t *order, size_t n) {
+    lr_ctx *c = vctx;
+    const bench_row *rows = c->ds->rows;
+    uint64_t acc = 0;
+    lr_open_options opts;
+    memset(&opts, 0, sizeof opts);
+    for (size_t i = 0; i < n; i++) {
+        const bench_row *r = &rows[order[i]];
+        void *result = NULL;
+        opts.context = (void *)r;
+        if (lr_router_open(c->router, r->url, &opts, &result) == LR_OK) acc += (uint64_t)(uintptr_t)result;
+    }
+    return acc;
+}
+
+/* Gives every route of the table the open row's handler, by target (each route's target is its id). */
+static int add_open_handlers(lr_ctx *c, char *err, size_t errlen) {
+    static const lr_handler handler = {open_handler, NULL, NULL, NULL};
+    for (size_t i = 0; i < c->ds->n; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "%d", c->ds->rows[i].id);
+        if (lr_router_handle_target(c->router, id, &handler) != LR_OK) {
+            snprintf(err, errlen, "lr_router_handle_target %s: %s", id, lr_last_error());
+            return -1;
+        }
+    }
+    /* Verified as the other rows are: each URL's handler answers with what resolve reads. */
+    for (size_t i = 0; i < c->ds->n; i++) {
+        const bench_row *r = &c->ds->rows[i];
+        lr_open_options opts;
+        memset(&opts, 0, sizeof opts);
+        opts.context = (void *)r;
+        void *result = NULL;
+        int rc = lr_router_open(c->router, r->url, &opts, &result);
+        if (rc != LR_OK || result == NULL) {
+            snprintf(err, errlen, "%s: lr_router_open rc %d (%s)", r->url, rc, rc < 0 ? lr_last_error() : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static lr_router *build(const bench_dataset *ds, double *ms, char *err, size_t errlen) {
     const char **patterns = malloc(ds->n * sizeof(char *)), **targets = malloc(ds->n * sizeof(char *));
     char (*ids)[16] = malloc(ds->n * sizeof *ids);
@@ -296,6 +355,17 @@ int main(void) {
                        "heap allocations per lr_router_resolve_into on the GitHub set (malloc interposed)");
                 metric("allocations_per_resolve", allocations_per_lookup(&c, alloc_pass), "allocations",
                        "heap allocations per lr_router_resolve + lr_match_free on the GitHub set (malloc interposed)");
+                if (add_open_handlers(&c, err, sizeof err) != 0) {
+                    fprintf(stderr, "linkrouter open: VERIFICATION FAILED: %s\n", err);
+                    bench_error_row("linkrouter/open", "c", ds.name, ds.n, 1, err);
+                    failures++;
+                } else {
+                    snprintf(ex, sizeof ex, "%s, \"api\": \"lr_router_open, a synchronous handler reading the target "
+                             "and every parameter (logging off)\"", version);
+                    bench_time("linkrouter/open", "c", &ds, open_pass, &c, ex);
+                    metric("allocations_per_open", allocations_per_lookup(&c, open_pass), "allocations",
+                           "heap allocations per lr_router_open with a synchronous handler on the GitHub set");
+                }
             }
         }
         lr_router_free(c.router);
