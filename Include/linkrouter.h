@@ -204,6 +204,8 @@ int lr_router_get_limit(lr_router *r, int limit, size_t *out);
  * A match is one block of memory holding every string it reports: lr_router_resolve makes it with one
  * allocation, the getters read it in place (no allocation, no locking), lr_match_free releases it. Getters are
  * O(1) but lr_match_get and lr_match_meta, which compare names in order (O(number of parameters)).
+ * A name or value decoded from %00 holds a NUL byte: its C string here ends at that byte, and lr_match_get
+ * cannot find such a name; lr_router_resolve_into gives every name and value whole, with its length.
  * ------------------------------------------------------------------------------------------------------------ */
 
 const char *lr_match_target(const lr_match *m);     /* the target the route was added with */
