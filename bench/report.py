@@ -70,12 +70,23 @@ ISSUE10_TARGETS = [
      "dataset": "github", "how": "counted over one pass, malloc interposed"},
     {"what": "growth from 10 to 10,000 routes, `lr_router_resolve_into`",
      "kind": "growth", "row": FAST_C, "d1": "scale-10", "d2": "scale-10000", "cmp": "<=", "target": 3},
+    {"what": "heap allocations per `lr_router_resolve` + `lr_match_free` (a match is one allocation at most)",
+     "kind": "metric", "metric": "allocations_per_resolve", "cmp": "<=", "target": 1, "unit": "",
+     "dataset": "github", "how": "counted over one pass, malloc interposed"},
     {"what": "memory of the table at 10,000 routes",
      "kind": "metric", "metric": "bytes_per_route_10000", "cmp": "<=", "target": 200, "unit": "bytes/route",
      "dataset": "scale-10000", "how": "heap in use after the bulk build minus before"},
 ]
-# Targets of earlier issues that issue 10 does not replace (table building, rewriting).
+# Targets of other issues: table building and rewriting (earlier issues), opening (issue 11), typed parameters
+# (issue 15).
 EARLIER_TARGETS = [
+    {"what": "`lr_router_open` (logging off, a handler reading what resolve reads) ÷ `lr_router_resolve`: "
+             "open costs resolve plus the handler call, taken as ≤ 1.1×",
+     "kind": "ratio", "a": ("linkrouter/open", "c"), "b": ("linkrouter/resolve", "c"), "datasets": ["github"],
+     "cmp": "<=", "target": 1.1},
+    {"what": "a typed parameter's check (`:id<int>` minus `:id`, same URL)", "kind": "metric",
+     "metric": "typed_param_check_ns", "cmp": "<=", "target": 5, "unit": "ns", "dataset": "one route",
+     "how": "the difference of two medians"},
     {"what": "100,000 routes added in one bulk call", "kind": "metric", "metric": "bulk_add_100000_ms",
      "cmp": "<=", "target": 500, "unit": "ms", "dataset": "scale-100000", "how": "one build, wall time"},
     {"what": "10,000 single adds, in all", "kind": "metric", "metric": "single_adds_10000_ms",
@@ -184,7 +195,7 @@ def targets_section(table, datasets):
            "| Target | Dataset | Measured: median (fastest–slowest run) | Target | Met |", "|---|---|---|---|---|"]
     out += target_rows(ISSUE10_TARGETS, table, datasets)
     out.append("")
-    out.append("Targets of earlier issues that issue 10 leaves standing (building the table, rewriting):\n")
+    out.append("Targets of other issues (building the table, rewriting, opening, typed parameters):\n")
     out.append("| Target | Dataset | Measured | Target | Met |")
     out.append("|---|---|---|---|---|")
     out += target_rows(EARLIER_TARGETS, table, datasets)
