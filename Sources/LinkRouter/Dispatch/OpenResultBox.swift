@@ -10,8 +10,10 @@ final class OpenResultBox: @unchecked Sendable {
     private static let empty = 0, isSet = 1, waiting = 2
     private let state = Atomic<Int>(OpenResultBox.empty)
     /// A placeholder until set (an enum case, not an Optional: see Latch on memcheck and optionals).
-    private var result: OpenResult = .unmatched
-    private var latch: Latch<Bool>?
+    // Unchecked: the atomic orders every access (SAFETY above); a dynamic exclusivity check costs more than
+    // the rest of the box.
+    @exclusivity(unchecked) private var result: OpenResult = .unmatched
+    @exclusivity(unchecked) private var latch: Latch<Bool>?
 
     /// Stores the outcome (once: `start` calls its `done` exactly once) and wakes a waiter, if any.
     func set(_ outcome: OpenResult) {

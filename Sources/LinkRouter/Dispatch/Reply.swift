@@ -18,17 +18,32 @@ public final class Reply: Sendable {
     // The state moves once, from pending to done or expired; whoever moves it calls `deliver`. An atomic, not a
     // lock: every open makes a reply, and most are completed at once on the thread that made them.
     private static let pending: UInt8 = 0, done: UInt8 = 1, expired: UInt8 = 2
-    typealias Deliver = @Sendable (Result<(any Sendable)?, any Error>) -> Void
 
     /// The match the handler was given (nil for the unmatched handler's).
     public let match: Match?
     private let state = Atomic<UInt8>(Reply.pending)
-    /// Called once, by whoever moves the state off pending.
-    private let deliver: Deliver
+    // What `deliver` needs, held here rather than captured by a closure: one allocation less per open.
+    private let url: String
+    private let log: LogSink
+    /// Told the outcome once, by whoever moves the state off pending.
+    private let done: @Sendable (OpenResult) -> Void
 
-    init(_ match: Match?, deliver: @escaping Deliver) {
+    init(_ match: Match?, url: String, log: LogSink, done: @escaping @Sendable (OpenResult) -> Void) {
         self.match = match
-        self.deliver = deliver
+        self.url = url
+        self.log = log
+        self.done = done
+    }
+
+    private func deliver(_ result: Result<(any Sendable)?, any Error>) {
+        switch result {
+        case .success(let value):
+            log(.debug, "open \(url): handled")
+            done(.opened(.value(value)))
+        case .failure(let error):
+            log(.error, "open \(url): the handler failed: \(error)")
+            done(.failed(error))
+        }
     }
 
     /// A reply dropped without an answer ends its open at once, instead of at the timeout.

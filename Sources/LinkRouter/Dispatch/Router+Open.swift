@@ -54,7 +54,7 @@ extension Router {
             done(.failed(error))
             return
         }
-        invoke(state, request, match, done) { reply in handler.run(match, reply) }
+        invoke(state, request, match, done, .handler(handler))
     }
 
     /// The match for `request` (its string extras take part in the parameters), or nil.
@@ -128,35 +128,40 @@ extension Router {
         }
         state.dispatch.log(.info, "no route for \(request.url): unmatched handler")
         let url = UnmatchedURL(url: request.url, extra: request.extra, context: request.context)
-        invoke(state, request, nil, done) { reply in
-            do {
-                reply.complete(.success(try handler.body(url)))
-            } catch {
-                reply.complete(.failure(error))
+        invoke(state, request, nil, done, .unmatched(handler, url))
+    }
+
+    /// What `invoke` runs: a route's handler on the match, or the unmatched handler on the URL. Values, not a
+    /// closure: an open that runs here allocates no closure for it.
+    private enum Work: Sendable {
+        case handler(Handler)
+        case unmatched(UnmatchedHandler, UnmatchedURL)
+
+        func run(_ match: Match?, _ reply: Reply) {
+            switch self {
+            case .handler(let handler):
+                if let match { handler.run(match, reply) }
+            case let .unmatched(handler, url):
+                do {
+                    reply.complete(.success(try handler.body(url)))
+                } catch {
+                    reply.complete(.failure(error))
+                }
             }
         }
     }
 
-    /// Runs `work` (a handler given its reply) on the request's executor or here, and sees the reply through:
-    /// its value or error goes to `done`, or the timeout does.
+    /// Runs `work` on the request's executor or here, and sees the reply through: its value or error goes to
+    /// `done`, or the timeout does.
     private func invoke(_ state: RouterState, _ request: OpenRequest, _ match: Match?,
-                        _ done: @escaping @Sendable (OpenResult) -> Void, _ work: @escaping @Sendable (Reply) -> Void) {
+                        _ done: @escaping @Sendable (OpenResult) -> Void, _ work: Work) {
         let log = state.dispatch.log
         let url = request.url
-        let reply = Reply(match) { result in
-            switch result {
-            case .success(let value):
-                log(.debug, "open \(url): handled")
-                done(.opened(.value(value)))
-            case .failure(let error):
-                log(.error, "open \(url): the handler failed: \(error)")
-                done(.failed(error))
-            }
-        }
+        let reply = Reply(match, url: url, log: log, done: done)
         if let executor = request.executor {
-            executor.execute { work(reply) }
+            executor.execute { work.run(match, reply) }
         } else {
-            work(reply)
+            work.run(match, reply)
         }
         guard !reply.isDone else { return }
         // Not answered yet: the timeout decides, unless the reply comes first. The timer holds the reply weakly,
