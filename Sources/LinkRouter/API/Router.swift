@@ -172,7 +172,13 @@ public final class Router: Sendable {
     /// outrank query parameters. Throws `.invalidURL` or `.limit` for bad input.
     public func resolve(_ url: String, extra: [String: String] = [:]) throws(RouterError) -> Match? {
         try url.withSpan { span throws(RouterError) in
-            try resolve(bytes: span, extra: extra.sorted { $0.key < $1.key })
+            // Without extras (the common call) there is nothing to sort, copy or keep: straight to the record.
+            if extra.isEmpty {
+                return try withState { state throws(RouterError) in
+                    try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0)).map { Match($0) }
+                }
+            }
+            return try resolve(bytes: span, extra: extra.sorted { $0.key < $1.key })
         }
     }
 
