@@ -113,28 +113,7 @@ public func lr_router_overlaps(_ r: Handle?, _ out: StringOut?) -> Int32 {
         let f: StaticString = "lr_router_overlaps"
         let router = try router(r, f)
         guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
-        var w = JSONWriter()
-        w.beginArray()
-        for o in router.overlaps() {
-            w.beginObject()
-            w.key("kind")
-            w.string(o.kind.rawValue)
-            w.key("winner")
-            w.string(o.winner)
-            w.key("winner_index")
-            w.raw(String(o.winnerIndex))
-            w.key("other")
-            w.string(o.other)
-            w.key("other_index")
-            w.raw(String(o.otherIndex))
-            w.key("example")
-            w.string(o.example)
-            w.key("reason")
-            w.string(o.reason)
-            w.endObject()
-        }
-        w.endArray()
-        try give(w.text, out, f)
+        try give(RouteOverlap.json(router.overlaps()), out, f)
         return 0
     }
 }

@@ -27,6 +27,33 @@ public struct RouteOverlap: Sendable, Equatable {
         return "'\(excerpt(other))' overlaps '\(excerpt(winner))': both match URLs such as '\(excerpt(example))', "
             + "which go to '\(excerpt(winner))' (\(why))"
     }
+
+    /// `overlaps` as a JSON array of objects (`lr_router_overlaps`): kind, winner, winner_index, other,
+    /// other_index, example, reason.
+    package static func json(_ overlaps: [RouteOverlap]) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for o in overlaps {
+            w.beginObject()
+            w.key("kind")
+            w.string(o.kind.rawValue)
+            w.key("winner")
+            w.string(o.winner)
+            w.key("winner_index")
+            w.raw(String(o.winnerIndex))
+            w.key("other")
+            w.string(o.other)
+            w.key("other_index")
+            w.raw(String(o.otherIndex))
+            w.key("example")
+            w.string(o.example)
+            w.key("reason")
+            w.string(o.reason)
+            w.endObject()
+        }
+        w.endArray()
+        return w.text
+    }
 }
 
 /// Finds the overlaps. Only routes with a typed or in-segment parameter, or a `*://` scheme, can be in one, so
