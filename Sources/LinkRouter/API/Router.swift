@@ -172,19 +172,20 @@ public final class Router: Sendable {
     /// outrank query parameters. Throws `.invalidURL` or `.limit` for bad input.
     public func resolve(_ url: String, extra: [String: String] = [:]) throws(RouterError) -> Match? {
         try url.withSpan { span throws(RouterError) in
-            // Without extras (the common call) there is nothing to sort, copy or keep: straight to the record.
-            if extra.isEmpty {
-                return try withState { state throws(RouterError) in
-                    try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0)).map { Match($0) }
-                }
-            }
-            return try resolve(bytes: span, extra: extra.sorted { $0.key < $1.key })
+            try resolve(bytes: span, extra: extra.isEmpty ? [] : extra.sorted { $0.key < $1.key })
         }
     }
 
     /// `resolve` on UTF-8 bytes (validated here), with extras in the order given.
     package func resolve(bytes url: ByteSpan, extra: [(key: String, value: String)]) throws(RouterError) -> Match? {
-        try withExtraSpans(extra) { extras throws(RouterError) in
+        // Without extras (the common call) there are no spans to make and no dictionary to keep: straight to the
+        // record (40 ns of the GitHub set's 390 through the general path).
+        if extra.isEmpty {
+            return try withState { state throws(RouterError) in
+                try MatchStorage.make(state, url, extras: UnsafeBufferPointer(start: nil, count: 0)).map { Match($0) }
+            }
+        }
+        return try withExtraSpans(extra) { extras throws(RouterError) in
             try withState { state throws(RouterError) in
                 try MatchStorage.make(state, url, extras: extras).map {
                     Match($0, extra: Dictionary(extra.map { ($0.key, $0.value as any Sendable) }, uniquingKeysWith: { $1 }))
