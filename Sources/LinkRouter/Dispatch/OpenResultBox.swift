@@ -9,9 +9,9 @@ final class OpenResultBox: @unchecked Sendable {
     // read by `set` only after acquiring that.
     private static let empty = 0, isSet = 1, waiting = 2
     private let state = Atomic<Int>(OpenResultBox.empty)
+    // Both unchecked: the atomic orders every access (SAFETY above), and a dynamic exclusivity check costs more
+    // than the rest of the box.
     /// A placeholder until set (an enum case, not an Optional: see Latch on memcheck and optionals).
-    // Unchecked: the atomic orders every access (SAFETY above); a dynamic exclusivity check costs more than
-    // the rest of the box.
     @exclusivity(unchecked) private var result: OpenResult = .unmatched
     @exclusivity(unchecked) private var latch: Latch<Bool>?
 

@@ -61,8 +61,7 @@ package final class ThreadState {
     /// malloc's (nil when malloc fails).
     @inline(__always)
     package static func takeMatchBlock(_ size: Int) -> (block: UnsafeMutableRawPointer, capacity: Int)? {
-        if let key, let p = pthread_getspecific(key) {
-            let state = Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
+        if let state = existing {
             if let spare = state.spareMatch, state.spareMatchCapacity >= size {
                 state.spareMatch = nil
                 return (spare, state.spareMatchCapacity)
@@ -76,8 +75,7 @@ package final class ThreadState {
     /// Keeps a freed C match's block as this thread's spare when there is room, else frees it.
     @inline(__always)
     package static func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
-        if capacity <= spareMatchLimit, let key, let p = pthread_getspecific(key) {
-            let state = Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
+        if capacity <= spareMatchLimit, let state = existing {
             // Keep the bigger of the two blocks.
             if let spare = state.spareMatch {
                 if state.spareMatchCapacity >= capacity {
@@ -167,6 +165,14 @@ package final class ThreadState {
         }
         return rc == 0 ? key : nil
     }()
+
+    /// This thread's state if it has one (nil: none made yet, or no key), without making it: a spare block is
+    /// only worth keeping for a thread that already has a state to keep it in.
+    @inline(__always)
+    private static var existing: ThreadState? {
+        guard let key, let p = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
+    }
 
     /// Runs `body` with this thread's state, creating it on first use.
     @inline(__always)
