@@ -31,6 +31,15 @@ static inline void fail(const char *format, ...)
     exit(1);
 }
 
+/* Compares and goes on: a mismatch is told on stderr (what, got, want) and counted in *failures. */
+static inline void expect_same(int *failures, const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) {
+        fprintf(stderr, "MISMATCH %s:\n  got  %s\n  want %s\n", what, got, want);
+        (*failures)++;
+    }
+}
+
 /* Fails unless got is want. */
 static inline void expect_text(const char *got, const char *want)
 {

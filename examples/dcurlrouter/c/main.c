@@ -306,14 +306,6 @@ static const step steps[] = {
 
 static int failures;
 
-static void expect(const char *what, const char *got, const char *want)
-{
-    if (strcmp(got, want) != 0) {
-        fprintf(stderr, "MISMATCH %s:\n  got  %s\n  want %s\n", what, got, want);
-        failures++;
-    }
-}
-
 static void run_step(lr_router *router, window *w, const step *s)
 {
     size_t extra_count = 0;
@@ -341,19 +333,19 @@ static void run_step(lr_router *router, window *w, const step *s)
         snprintf(outcome, sizeof outcome, "unexpected status %d (%s)", rc, lr_errstr(rc));
     }
     printf("  %s\n", outcome);
-    expect(s->url, outcome, s->outcome);
+    expect_same(&failures, s->url, outcome, s->outcome);
     if (s->sees) {
         if (rc == LR_OK && result) {
             describe_screen(result, sees, sizeof sees);
             printf("  sees %s\n", sees);
-            expect("what the screen sees", sees, s->sees);
+            expect_same(&failures, "what the screen sees", sees, s->sees);
         } else {
-            expect("what the screen sees", "(no screen)", s->sees);
+            expect_same(&failures, "what the screen sees", "(no screen)", s->sees);
         }
     }
     describe_window(w, layers, sizeof layers);
     printf("  window: %s\n", layers);
-    expect("the window", layers, s->window);
+    expect_same(&failures, "the window", layers, s->window);
 }
 
 int main(int argc, char **argv)

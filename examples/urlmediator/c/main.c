@@ -226,14 +226,6 @@ static const step steps[] = {
 
 static int failures;
 
-static void expect(const char *what, const char *got, const char *want)
-{
-    if (strcmp(got, want) != 0) {
-        fprintf(stderr, "MISMATCH %s:\n  got  %s\n  want %s\n", what, got, want);
-        failures++;
-    }
-}
-
 static void describe_stack(navigation *nav, char *out, size_t size)
 {
     size_t used = 0;
@@ -261,9 +253,9 @@ static void run_step(lr_router *router, navigation *nav, work_queue *ui, work_qu
         url = built;
         if (rc == LR_OK) {
             printf("  url %s\n", built);
-            expect("the URL built", built, s->url ? s->url : "(none)");
+            expect_same(&failures, "the URL built", built, s->url ? s->url : "(none)");
         } else if (s->url) {
-            expect("the URL built", "(none)", s->url);
+            expect_same(&failures, "the URL built", "(none)", s->url);
         }
     } else {
         printf("open %s on %s\n", s->url, on);
@@ -287,10 +279,10 @@ static void run_step(lr_router *router, navigation *nav, work_queue *ui, work_qu
     lr_string_free(built);
 
     printf("  %s\n", outcome);
-    expect(s->module_id ? s->module_id : s->url, outcome, s->outcome);
+    expect_same(&failures, s->module_id ? s->module_id : s->url, outcome, s->outcome);
     describe_stack(nav, stack, sizeof stack);
     printf("  stack: %s\n", stack);
-    expect("the stack", stack, s->stack);
+    expect_same(&failures, "the stack", stack, s->stack);
 }
 
 /* URLMediator's call does not wait: NSURLSession hands the URL over and returns. lr_router_open_async is that call.
@@ -340,7 +332,7 @@ static void run_without_waiting(lr_router *router, navigation *nav, work_queue *
     char *url = NULL;
     CHECK(lr_router_build_url(router, "1000", names, values, 2, &url));
     printf("  url %s\n", url);
-    expect("the URL built", url, want_url);
+    expect_same(&failures, "the URL built", url, want_url);
 
     describe_stack(nav, before, sizeof before);
     queue_dispatch(ui, wait_for_gate, &g);
@@ -359,8 +351,8 @@ static void run_without_waiting(lr_router *router, navigation *nav, work_queue *
     pthread_mutex_unlock(&g.lock);
     describe_stack(nav, after, sizeof after);
     printf("  returned; %s\n", done_early ? "the module already ran" : "the module has not run yet");
-    expect("the open returned before the module ran", done_early ? "ran" : "not yet", "not yet");
-    expect("the stack before the module ran", after, before);
+    expect_same(&failures, "the open returned before the module ran", done_early ? "ran" : "not yet", "not yet");
+    expect_same(&failures, "the stack before the module ran", after, before);
 
     pthread_mutex_lock(&g.lock);
     g.open = 1;
@@ -373,12 +365,12 @@ static void run_without_waiting(lr_router *router, navigation *nav, work_queue *
     else
         snprintf(outcome, sizeof outcome, "refused: %s", g.message);
     printf("  %s\n", outcome);
-    expect("the open without waiting", outcome, want_outcome);
+    expect_same(&failures, "the open without waiting", outcome, want_outcome);
     describe_stack(nav, after, sizeof after);
     printf("  stack: %s\n", after);
     char want_stack[MAX_VIEWS * TEXT + 32];
     snprintf(want_stack, sizeof want_stack, "%s > TwoViewController(8)", before);
-    expect("the stack", after, want_stack);
+    expect_same(&failures, "the stack", after, want_stack);
     pthread_cond_destroy(&g.changed);
     pthread_mutex_destroy(&g.lock);
 }
