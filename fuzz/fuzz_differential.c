@@ -3,24 +3,35 @@
  * docs/SEMANTICS.md §1-3 and nothing else.
  *
  * The input's bytes choose a small route table (up to 8 patterns built from a pool of schemes, literals,
- * :params and catch-alls) and a URL (built from a pool of tokens chosen to hit the interesting rules: case,
- * percent-escapes good and bad, %2F, ports, userinfo, empty segments, query, fragment, invalid UTF-8).
- * The reference is deliberately simple -- no trie: for every route it checks whether the route matches the URL's
- * match sequence, and among the routes that match it picks the best by comparing, position by position,
+ * parameters and catch-alls, some of them ending in optional groups) and a URL (built from a pool of tokens chosen
+ * to hit the interesting rules: case, percent-escapes good and bad, %2F, ports, userinfo, empty segments, query,
+ * fragment, invalid UTF-8).
+ * Optional groups (SEMANTICS §2): a pattern may end in 1 to 4 groups "(/...)" of one or two segments each, from
+ * the same pools (`app://user/:p1(/:p2)(/a)`; a catch-all only as the last segment of the last group; the host
+ * never in a group). The reference expands such a pattern into its entries, JLRoutes' order: every combination of
+ * the groups, most included first (masks 2^k - 1 down to 0, the first group the highest bit), leaving out one
+ * with the shape of an earlier one of the same pattern (the earlier keeps its URLs and parameter names). Every
+ * entry is the one route: it reports the pattern as written and the route's target, and only the parameters of
+ * the segments it keeps (a left-out group's parameter is absent, so a query pair of that name shows through).
+ * The reference is deliberately simple -- no trie: for every entry it checks whether the entry matches the URL's
+ * match sequence, and among the entries that match it picks the best by comparing lexicographically the keys
  *     scheme: a named scheme (0) before "*" (1);
  *     each segment: a "host:port" literal (0), a literal (1), a parameter (2 + its rule's rank, below), a
  *     catch-all (9);
+ * where a key that ends where the URL ends (a prefix) comes before one that goes on with a catch-all.
  * Parameters come from a pool of rules (SEMANTICS §2-3), ranked as the precedence order says -- more literal
  * bytes first, then the narrower type, untyped last: "{p}.png" (0), "v{p}" (1), ":p<uint>" (2), ":p<int>" (3),
- * ":p<[a-c]+>" (4), ":p" (5). A rule that does not accept the element fails the route at that place.
- * lexicographically, a route that ends where the URL ends before one that goes on with a catch-all. That is
- * exactly what "literal > :param > *, with backtracking, scheme before *://" means: depth-first search in that
- * order returns the lexicographically smallest matching route. Two routes with the same key would conflict, so
- * the answer is unique.
- * Checked: every lr_router_add's code (LR_ECONFLICT exactly when the reference says two patterns match the same
- * URLs); for the URL, the status, the route's pattern, the path parameters (decoded values; the catch-all
- * undecoded, joined with "/"), and the query pairs (decoded, empty pieces skipped, path keys dropped), through
- * lr_router_resolve_into; and the target, pattern and merged parameters through lr_router_resolve.
+ * ":p<[a-c]+>" (4), ":p" (5). A rule that does not accept the element fails the entry at that place.
+ * That is exactly what "literal > :param > *, with backtracking, scheme before *://" means: depth-first search in
+ * that order returns the lexicographically smallest matching entry. Two entries have the same shape when they
+ * have the same scheme (or both "*"), segment kinds, (decoded) literals and rules, whatever the parameter names;
+ * entries of two routes with the same shape conflict and one route keeps one entry per shape, so the answer is
+ * unique.
+ * Checked: every lr_router_add's code (LR_ECONFLICT exactly when an entry of the new pattern has the shape of an
+ * entry of a route added before; a refused pattern adds no entry); for the URL, the status, the route's pattern,
+ * the path parameters (decoded values; the catch-all undecoded, joined with "/"), and the query pairs (decoded,
+ * empty pieces skipped, path keys dropped), through lr_router_resolve_into; and the target, pattern and merged
+ * parameters through lr_router_resolve.
  * Any disagreement prints both answers and aborts.
  */
 #include <stddef.h>
@@ -86,18 +97,32 @@ static void decode(bstr *out, const char *p, size_t n)
 
 enum kind { LIT, PARAM, CATCH };
 
+/* Required segments: at most 5; optional groups: at most 4 (the library's limit), of one or two segments each. */
+#define MAX_GROUPS 4
+#define MAX_SEG (5 + 2 * MAX_GROUPS)
+#define MAX_VARIANTS (1 << MAX_GROUPS)
+
 typedef struct {
-    char text[256];   /* the pattern as added */
+    char text[256];        /* the pattern as added */
     char target[16];
-    int any_scheme;   /* "*://" */
-    char scheme[8];   /* lower-cased */
-    int nseg;
-    enum kind kind[6];
-    int rule[6];      /* PARAM: its rule (see rule_text), RULE_PLAIN for ":name" */
-    bstr lit[6];      /* decoded; lower-cased in the host position */
-    char name[6][8];  /* parameter names, "*" for a bare catch-all */
+    int any_scheme;        /* "*://" */
+    char scheme[8];        /* lower-cased */
+    int nseg;              /* every segment, the groups' included */
+    enum kind kind[MAX_SEG];
+    int rule[MAX_SEG];     /* PARAM: its rule (see rule_text), RULE_PLAIN for ":name" */
+    bstr lit[MAX_SEG];     /* decoded; lower-cased in the host position */
+    char name[MAX_SEG][8]; /* parameter names, "*" for a bare catch-all */
+    int group[MAX_SEG];    /* the optional group holding the segment (0 the first), -1 for a required one */
+    int ngroups;
     int added;
 } route;
+
+/* One combination of a route's optional groups (the route itself when it has none): the segments it keeps. */
+typedef struct {
+    const route *r;
+    int nseg;
+    int seg[MAX_SEG];      /* indexes into r's segments, in order */
+} entry;
 
 static const char *const schemes[] = {"app", "web", "*", "App"};
 
@@ -110,19 +135,32 @@ static const char *const literals[] = {
 };
 #define NLIT (sizeof literals / sizeof literals[0])
 
+/* The route's first byte: scheme (s % 4), required segments ((s / 4) % 6); from 192 on (a quarter of the
+   routes) it also has optional groups, chosen by one more byte: how many (g % 8: 1, 1, 1, 2, 2, 2, 3 or 4) and
+   each one's size (bit 3 + i of g: one segment or two). Then one byte per segment: its kind and pool entry. */
 static void build_route(route *r, const uint8_t **in, const uint8_t *end, int index)
 {
+    static const int group_counts[8] = {1, 1, 1, 2, 2, 2, 3, 4};
     uint8_t s = *in < end ? *(*in)++ : 0;
     memset(r, 0, sizeof *r);
     const char *scheme = schemes[s % 4];
     r->any_scheme = scheme[0] == '*';
     for (int i = 0; scheme[i]; i++) r->scheme[i] = lower(scheme[i]);
     r->nseg = (s / 4) % 6;
+    for (int j = 0; j < MAX_SEG; j++) r->group[j] = -1;
+    if (s >= 192) {
+        uint8_t g = *in < end ? *(*in)++ : 0;
+        r->ngroups = group_counts[g % 8];
+        if (r->nseg == 0) r->nseg = 1; /* the host is never optional ("app://(/a)" is an error) */
+        for (int i = 0; i < r->ngroups; i++)
+            for (int k = 0; k < 1 + ((g >> (3 + i)) & 1); k++) r->group[r->nseg++] = i;
+    }
     snprintf(r->target, sizeof r->target, "T%d", index);
     size_t o = (size_t)snprintf(r->text, sizeof r->text, "%s://", scheme);
     for (int j = 0; j < r->nseg; j++) {
         uint8_t k = *in < end ? *(*in)++ : 0;
         int kind = k % 8;
+        if (j > 0 && r->group[j] >= 0 && r->group[j] != r->group[j - 1]) r->text[o++] = '(';
         if (j > 0) r->text[o++] = '/';
         if (kind <= 3) {
             const char *lit = literals[(k / 8) % NLIT];
@@ -131,7 +169,7 @@ static void build_route(route *r, const uint8_t **in, const uint8_t *end, int in
             if (j == 0)
                 for (size_t q = 0; q < r->lit[j].n; q++) r->lit[j].b[q] = lower(r->lit[j].b[q]);
             o += (size_t)snprintf(r->text + o, sizeof r->text - o, "%s", lit);
-        } else if (kind <= 5 || j < r->nseg - 1) {
+        } else if (kind <= 5 || j < r->nseg - 1) { /* a catch-all only as the very last segment */
             r->kind[j] = PARAM;
             r->rule[j] = (k / 8) % 8 < RULE_PLAIN ? (k / 8) % 8 : RULE_PLAIN;
             snprintf(r->name[j], sizeof r->name[j], "p%d", j);
@@ -141,21 +179,44 @@ static void build_route(route *r, const uint8_t **in, const uint8_t *end, int in
             snprintf(r->name[j], sizeof r->name[j], "%s", kind == 6 ? "rest" : "*");
             o += (size_t)snprintf(r->text + o, sizeof r->text - o, "*%s", kind == 6 ? "rest" : "");
         }
+        if (r->group[j] >= 0 && (j + 1 == r->nseg || r->group[j + 1] != r->group[j])) r->text[o++] = ')';
     }
+    r->text[o] = 0;
 }
 
-/* SEMANTICS §3: two patterns conflict when they have the same scheme (or both "*") and the same segment kinds
-   and (decoded) literals, whatever the parameter names. */
-static int conflicts(const route *a, const route *b)
+/* SEMANTICS §3: two entries have the same shape -- they match the same URLs -- when they have the same scheme
+   (or both "*") and the same segment kinds, (decoded) literals and rules, whatever the parameter names. */
+static int same_shape(const entry *a, const entry *b)
 {
-    if (a->any_scheme != b->any_scheme || (!a->any_scheme && strcmp(a->scheme, b->scheme) != 0)) return 0;
+    const route *ra = a->r, *rb = b->r;
+    if (ra->any_scheme != rb->any_scheme || (!ra->any_scheme && strcmp(ra->scheme, rb->scheme) != 0)) return 0;
     if (a->nseg != b->nseg) return 0;
     for (int j = 0; j < a->nseg; j++) {
-        if (a->kind[j] != b->kind[j]) return 0;
-        if (a->kind[j] == LIT && !beq(&a->lit[j], b->lit[j].b, b->lit[j].n)) return 0;
-        if (a->kind[j] == PARAM && a->rule[j] != b->rule[j]) return 0;
+        int x = a->seg[j], y = b->seg[j];
+        if (ra->kind[x] != rb->kind[y]) return 0;
+        if (ra->kind[x] == LIT && !beq(&ra->lit[x], rb->lit[y].b, rb->lit[y].n)) return 0;
+        if (ra->kind[x] == PARAM && ra->rule[x] != rb->rule[y]) return 0;
     }
     return 1;
+}
+
+/* SEMANTICS §2, optional groups: the route's entries, JLRoutes' order -- every combination of the groups, most
+   included first (group 0 is the highest bit of the mask) -- without those that have the shape of an earlier
+   one (the earlier one takes their URLs, and its parameter names). Returns how many. */
+static int expand(const route *r, entry out[MAX_VARIANTS])
+{
+    int n = 0, k = r->ngroups;
+    for (int mask = (1 << k) - 1; mask >= 0; mask--) {
+        entry *e = &out[n];
+        e->r = r;
+        e->nseg = 0;
+        for (int j = 0; j < r->nseg; j++)
+            if (r->group[j] < 0 || (mask & (1 << (k - 1 - r->group[j])))) e->seg[e->nseg++] = j;
+        int repeated = 0;
+        for (int v = 0; v < n && !repeated; v++) repeated = same_shape(&out[v], e);
+        if (!repeated) n++;
+    }
+    return n;
 }
 
 /* ------------------------------------------------------------------------------------------------------------
@@ -327,20 +388,22 @@ static int rule_accepts(int rule, const bstr *e, int fold, size_t *start, size_t
     }
 }
 
-/* The route's precedence key when it matches the URL (length stored in *len), else 0. */
-static int route_key(const route *r, const parsed_url *u, int key[8], int *len)
+/* The entry's precedence key when it matches the URL (length stored in *len), else 0. */
+static int entry_key(const entry *e, const parsed_url *u, int key[1 + MAX_SEG], int *len)
 {
+    const route *r = e->r;
     if (!r->any_scheme && !(strlen(r->scheme) == u->scheme_n && memcmp(r->scheme, u->scheme, u->scheme_n) == 0))
         return 0;
     key[0] = r->any_scheme;
-    int has_catch = r->nseg > 0 && r->kind[r->nseg - 1] == CATCH;
-    if (has_catch ? u->count < r->nseg - 1 : u->count != r->nseg) return 0;
-    for (int j = 0; j < r->nseg; j++) {
-        if (r->kind[j] == CATCH) { key[1 + j] = 9; continue; }
-        if (r->kind[j] == PARAM) {
+    int has_catch = e->nseg > 0 && r->kind[e->seg[e->nseg - 1]] == CATCH;
+    if (has_catch ? u->count < e->nseg - 1 : u->count != e->nseg) return 0;
+    for (int j = 0; j < e->nseg; j++) {
+        int x = e->seg[j];
+        if (r->kind[x] == CATCH) { key[1 + j] = 9; continue; }
+        if (r->kind[x] == PARAM) {
             size_t s0, e0;
-            if (!rule_accepts(r->rule[j], &u->elem[j], j == 0 && u->host_first, &s0, &e0)) return 0;
-            key[1 + j] = 2 + r->rule[j];
+            if (!rule_accepts(r->rule[x], &u->elem[j], j == 0 && u->host_first, &s0, &e0)) return 0;
+            key[1 + j] = 2 + r->rule[x];
             continue;
         }
         if (j == 0 && u->host_first) {
@@ -349,15 +412,15 @@ static int route_key(const route *r, const parsed_url *u, int key[8], int *len)
                 bstr hp = u->elem[0];
                 bappend(&hp, ":", 1);
                 bappend(&hp, u->port, u->port_n);
-                if (eq_folded(&hp, &r->lit[0])) { key[1] = 0; continue; }
+                if (eq_folded(&hp, &r->lit[x])) { key[1] = 0; continue; }
             }
-            if (!eq_folded(&u->elem[0], &r->lit[0])) return 0;
-        } else if (!beq(&u->elem[j], r->lit[j].b, r->lit[j].n)) {
+            if (!eq_folded(&u->elem[0], &r->lit[x])) return 0;
+        } else if (!beq(&u->elem[j], r->lit[x].b, r->lit[x].n)) {
             return 0;
         }
         key[1 + j] = 1;
     }
-    *len = 1 + r->nseg;
+    *len = 1 + e->nseg;
     return 1;
 }
 
@@ -395,6 +458,8 @@ static const char *const tokens[] = {
     ".", "%2", "\xff", "\xc3", "%00", "a.b", "H", "%48", "%c3%a9", "%C3", "\xed\xa0\x80", "rest", "*",
     /* for the parameter rules */
     ".png", ".PNG", "%2Epng", "v", "V", "%76", "-", "-5", "7", "18446744073709551616", "9223372036854775808", "c", "abc",
+    /* parameter names, for query pairs that a left-out optional group's parameter lets through */
+    "p1", "p2", "p3", "p4",
 };
 #define NTOK (sizeof tokens / sizeof tokens[0])
 
@@ -402,11 +467,12 @@ static parsed_url U;
 
 #ifdef FUZZ_STATS
 /* How often each outcome occurs over a corpus (to see that the generator reaches the interesting cases). */
-static long stats[8];
+static long stats[10];
 static void print_stats(void)
 {
-    fprintf(stderr, "inputs %ld: match %ld, no match %ld, invalid %ld; catch-all %ld, host:port %ld, param %ld\n",
-            stats[0], stats[1], stats[2], stats[3], stats[4], stats[5], stats[6]);
+    fprintf(stderr, "inputs %ld: match %ld, no match %ld, invalid %ld; catch-all %ld, host:port %ld, param %ld; "
+            "route with optional groups %ld, of which without some group %ld; add refused (conflict) %ld\n",
+            stats[0], stats[1], stats[2], stats[3], stats[4], stats[5], stats[6], stats[7], stats[8], stats[9]);
 }
 #define STAT(i) (stats[i]++)
 #else
@@ -418,20 +484,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *in = data, *end = data + size;
     if (size < 2) return 0;
 
-    /* The table. */
-    route routes[8];
+    /* The table: each route with its entries; a refused one has none. */
+    static route routes[8];
+    static entry entries[8][MAX_VARIANTS];
+    int nentries[8];
     int nroutes = 1 + *in++ % 8;
     lr_router *r;
     FUZZ_CHECK(lr_router_new(&r) == LR_OK, "lr_router_new");
     for (int i = 0; i < nroutes; i++) {
         build_route(&routes[i], &in, end, i);
+        nentries[i] = expand(&routes[i], entries[i]);
         int want = LR_OK;
         for (int k = 0; k < i; k++)
-            if (routes[k].added && conflicts(&routes[k], &routes[i])) want = LR_ECONFLICT;
+            for (int a = 0; routes[k].added && a < nentries[k]; a++)
+                for (int b = 0; b < nentries[i]; b++)
+                    if (same_shape(&entries[k][a], &entries[i][b])) want = LR_ECONFLICT;
         int rc = lr_router_add(r, routes[i].text, routes[i].target);
         if (rc != want) describe(routes, i + 1, "", 0);
         FUZZ_CHECK(rc == want, "adding %s: %d, the reference says %d", routes[i].text, rc, want);
         routes[i].added = rc == LR_OK;
+        if (rc == LR_ECONFLICT) STAT(9);
     }
 
     /* The URL. */
@@ -450,18 +522,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The reference's answer. */
     parse_url(&U, url, n);
-    int best = -1, best_key[8] = {0}, best_len = 0;
+    int best = -1, best_key[1 + MAX_SEG] = {0}, best_len = 0;
+    const entry *win = NULL;
     if (U.status == LR_NOMATCH)
-        for (int i = 0; i < nroutes; i++) {
-            int key[8], len = 0;
-            if (!routes[i].added || !route_key(&routes[i], &U, key, &len)) continue;
-            if (best < 0 || key_less(key, len, best_key, best_len)) {
-                best = i;
-                memcpy(best_key, key, sizeof key);
-                best_len = len;
+        for (int i = 0; i < nroutes; i++)
+            for (int v = 0; routes[i].added && v < nentries[i]; v++) {
+                int key[1 + MAX_SEG], len = 0;
+                if (!entry_key(&entries[i][v], &U, key, &len)) continue;
+                if (best < 0 || key_less(key, len, best_key, best_len)) {
+                    best = i;
+                    win = &entries[i][v];
+                    memcpy(best_key, key, sizeof key);
+                    best_len = len;
+                }
             }
-        }
     if (best >= 0) U.status = LR_OK;
+#ifdef FUZZ_TRACE
+    /* -DFUZZ_TRACE: what an input means, to write seeds by hand (the library's answer must still agree). */
+    describe(routes, nroutes, url, n);
+    fprintf(stderr, "reference: %d %s (%d of its %d segments)\n", U.status, best >= 0 ? routes[best].text : "-",
+            win ? win->nseg : 0, best >= 0 ? routes[best].nseg : 0);
+#endif
 #ifdef FUZZ_STATS
     static int registered;
     if (!registered) { atexit(print_stats); registered = 1; }
@@ -489,27 +570,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (rc == LR_OK) {
         const route *w = &routes[best];
+        if (w->ngroups > 0) STAT(7);
+        if (win->nseg < w->nseg) STAT(8);
         if (strcmp(res.pattern, w->text) != 0) {
             describe(routes, nroutes, url, n);
             FUZZ_CHECK(0, "route %s, the reference says %s", res.pattern, w->text);
         }
-        /* Path parameters: :params in order (decoded), then the catch-all (undecoded, joined). */
-        bstr want[6];
-        const char *names[6];
+        /* Path parameters, the winning entry's only (a left-out group's are absent): :params in order (decoded),
+           then the catch-all (undecoded, joined). */
+        static bstr want[MAX_SEG];
+        const char *names[MAX_SEG];
         int np = 0;
-        for (int j = 0; j < w->nseg; j++) {
-            if (w->kind[j] == PARAM) {
+        for (int j = 0; j < win->nseg; j++) {
+            int x = win->seg[j];
+            if (w->kind[x] == PARAM) {
                 size_t s0, e0;
-                rule_accepts(w->rule[j], &U.elem[j], j == 0 && U.host_first, &s0, &e0);
+                rule_accepts(w->rule[x], &U.elem[j], j == 0 && U.host_first, &s0, &e0);
                 bset(&want[np], U.elem[j].b + s0, e0 - s0);
-                names[np++] = w->name[j];
+                names[np++] = w->name[x];
             }
         }
-        for (int j = 0; j < w->nseg; j++)
-            if (w->kind[j] == CATCH) {
+        for (int j = 0; j < win->nseg; j++)
+            if (w->kind[win->seg[j]] == CATCH) {
                 /* from the host (j == 0): the host as written, without userinfo and port, then the path */
                 rest_value(&want[np], &U, j);
-                names[np++] = w->name[j];
+                names[np++] = w->name[win->seg[j]];
             }
         int ok = (int)res.path_param_count == np;
         for (int k = 0; ok && k < np; k++)
