@@ -10,9 +10,10 @@
  * the same pools (`app://user/:p1(/:p2)(/a)`; a catch-all only as the last segment of the last group; the host
  * never in a group). The reference expands such a pattern into its entries, JLRoutes' order: every combination of
  * the groups, most included first (masks 2^k - 1 down to 0, the first group the highest bit), leaving out one
- * with the shape of an earlier one of the same pattern (the earlier keeps its URLs and parameter names). Every
- * entry is the one route: it reports the pattern as written and the route's target, and only the parameters of
- * the segments it keeps (a left-out group's parameter is absent, so a query pair of that name shows through).
+ * with the shape of an earlier one of the same pattern (the earlier keeps its URLs and parameter names; this is
+ * not a conflict). Every entry answers for its route: the pattern as written and the route's target, and only the
+ * parameters of the segments it keeps (a left-out group's parameter is absent, not "", so a query pair of that
+ * name shows through).
  * The reference is deliberately simple -- no trie: for every entry it checks whether the entry matches the URL's
  * match sequence, and among the entries that match it picks the best by comparing lexicographically the keys
  *     scheme: a named scheme (0) before "*" (1);
