@@ -6,7 +6,7 @@
 /// no suffix and the type `any`, and keeps its own fast path in the trie.
 package struct ParamRule: Hashable, Sendable {
     /// Built-in types first, narrowest first: their order is the precedence order among typed parameters.
-    package enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable, BitwiseCopyable {
         case uint = 0, int, float, uuid, slug, chars, any
     }
 
@@ -108,14 +108,15 @@ package struct ParamRule: Hashable, Sendable {
         case .any:
             return true
         case .uint:
-            return unsigned(v, n) != nil
+            // Up to 19 digits always fit in a UInt64: only longer values need the number.
+            return n <= 19 ? allDigits(v, n) : unsigned(v, n) != nil
         case .int:
-            if v[0] == ASCII.minus {
-                guard n > 1, let m = unsigned(v + 1, n &- 1) else { return false }
-                return m <= UInt64(Int64.max) &+ 1
-            }
-            guard let m = unsigned(v, n) else { return false }
-            return m <= UInt64(Int64.max)
+            let negative = v[0] == ASCII.minus
+            let digits = negative ? v + 1 : v, count = negative ? n &- 1 : n
+            guard count > 0 else { return false }
+            if count <= 18 { return allDigits(digits, count) }  // up to 18 digits always fit in an Int64
+            guard let m = unsigned(digits, count) else { return false }
+            return m <= (negative ? UInt64(Int64.max) &+ 1 : UInt64(Int64.max))
         case .float:
             var i = v[0] == ASCII.minus ? 1 : 0
             let digitsStart = i
@@ -145,6 +146,33 @@ package struct ParamRule: Hashable, Sendable {
             for i in 0..<n where set[Int(v[i] >> 3)] & (1 << (v[i] & 7)) == 0 { return false }
             return true
         }
+    }
+
+    /// Whether the `n` bytes at `v` are all decimal digits, a word at a time: a word's bytes are digits when each
+    /// has the high nibble 3 and still has it after adding 6 (a low nibble above 9 carries out of it). Short
+    /// values are read as two overlapping 4-byte words, long ones' tails as an overlapping last word, so no byte
+    /// outside the value is read.
+    @inline(__always) static func allDigits(_ v: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let raw = UnsafeRawPointer(v)
+        if n >= 8 {
+            var i = 0
+            while i &+ 8 <= n {
+                guard digitWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+                i &+= 8
+            }
+            return i == n || digitWord(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+        }
+        if n >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self)), high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+            return digitWord(low << 32 | high)
+        }
+        for i in 0..<n where v[i] &- 0x30 >= 10 { return false }
+        return true
+    }
+
+    @inline(__always) private static func digitWord(_ w: UInt64) -> Bool {
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
+        return w & high == threes && (w &+ 0x0606_0606_0606_0606) & high == threes
     }
 
     @inline(__always) private static func isHex(_ b: UInt8) -> Bool {

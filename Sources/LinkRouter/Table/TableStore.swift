@@ -186,7 +186,7 @@ struct TableStore {
             bytes.isEmpty ? nil : bytes.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
         }
         let type = Array(rule.typeText.utf8)
-        var edge = SpecialEdge(child: child, kindCode: rule.kind.rawValue, prefixLength: Int32(truncatingIfNeeded: rule.prefix.count),
+        var edge = SpecialEdge(child: child, kind: rule.kind, prefixLength: Int32(truncatingIfNeeded: rule.prefix.count),
                                suffixLength: Int32(truncatingIfNeeded: rule.suffix.count),
                                typeLength: Int32(truncatingIfNeeded: type.count), minLength: rule.minLength,
                                maxLength: rule.maxLength, prefix: stored(rule.prefix), suffix: stored(rule.suffix),

@@ -26,8 +26,7 @@ struct TrieNode: BitwiseCopyable {
 struct SpecialEdge: BitwiseCopyable {
     var next: Int32 = -1
     var child: Int32 = -1
-    var kindCode: UInt8 = ParamRule.Kind.any.rawValue
-    var kind: ParamRule.Kind { ParamRule.Kind(rawValue: kindCode) ?? .any }
+    var kind: ParamRule.Kind = .any
     var prefixLength: Int32 = 0
     var suffixLength: Int32 = 0
     var typeLength: Int32 = 0
@@ -52,6 +51,15 @@ struct SpecialEdge: BitwiseCopyable {
         r.typeText = String(decoding: bytes(type, typeLength), as: UTF8.self)
         return r
     }
+}
+
+/// A special edge that accepted an element: the node it leads to, the edge after it (to try when that branch
+/// dead-ends), and where the value is in the URL.
+struct SpecialHit {
+    var child: Int32
+    var next: Int32
+    var start: Int
+    var end: Int
 }
 
 /// A literal child in the edge table. `tag` = parent << 32 | hash, so one compare checks both; `head` holds the

@@ -140,30 +140,46 @@ struct TrieWalk {
     // MARK: Typed and in-segment parameters
 
     /// The first special edge, from edge `k` on, whose rule accepts the element written at `start ..< end`
-    /// (decoded), with where its value is written in the URL; edge -1 when none does.
-    @inline(never)
+    /// (decoded), with where its value is written in the URL; edge -1 when none does. An element without
+    /// escapes is checked in place, here; one with escapes is decoded first, out of line.
+    @inline(__always)
     func special(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
-                 _ scratch: inout ByteWriter) -> (edge: Int32, start: Int, end: Int) {
-        var key = UnsafePointer(p + start)
-        var n = end &- start
-        var decoded = false
-        // Decoded into scratch without committing: the bytes are only looked at here.
-        if hasPercent, let dst = scratch.reserve(n), let m = percentDecode(ByteSpan(start: key, count: n), into: dst) {
-            key = UnsafePointer(dst)
-            n = m
-            decoded = true
-        }
+                 _ scratch: inout ByteWriter) -> SpecialHit? {
+        if hasPercent { return specialDecoded(from: k, start, end, fold: fold, &scratch) }
+        let key = UnsafePointer(p + start), n = end &- start
         var k = k
         while k >= 0 {
             let e = specials[Int(k)]
             if let v = ParamRule.value(in: key, n, prefix: e.prefix, Int(e.prefixLength), suffix: e.suffix, Int(e.suffixLength),
                                        kind: e.kind, set: e.charSet, min: Int(e.minLength), max: Int(e.maxLength), fold: fold) {
-                guard decoded else { return (k, start &+ v.start, start &+ v.end) }
-                return (k, rawOffset(start, decodedCount: v.start), rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
+                return SpecialHit(child: e.child, next: e.next, start: start &+ v.start, end: start &+ v.end)
             }
             k = e.next
         }
-        return (-1, 0, 0)
+        return nil
+    }
+
+    @inline(never)
+    private func specialDecoded(from k: Int32, _ start: Int, _ end: Int, fold: Bool,
+                                _ scratch: inout ByteWriter) -> SpecialHit? {
+        let raw = UnsafePointer(p + start), rawCount = end &- start
+        // Decoded into scratch without committing: the bytes are only looked at here. An element that does not
+        // decode cleanly is checked as written.
+        guard let dst = scratch.reserve(rawCount), let n = percentDecode(ByteSpan(start: raw, count: rawCount), into: dst) else {
+            return special(from: k, start, end, hasPercent: false, fold: fold, &scratch)
+        }
+        let key = UnsafePointer(dst)
+        var k = k
+        while k >= 0 {
+            let e = specials[Int(k)]
+            if let v = ParamRule.value(in: key, n, prefix: e.prefix, Int(e.prefixLength), suffix: e.suffix, Int(e.suffixLength),
+                                       kind: e.kind, set: e.charSet, min: Int(e.minLength), max: Int(e.maxLength), fold: fold) {
+                return SpecialHit(child: e.child, next: e.next, start: rawOffset(start, decodedCount: v.start),
+                                  end: rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
+            }
+            k = e.next
+        }
+        return nil
     }
 
     /// Where the element that starts at `start` (and decodes cleanly) is after `count` decoded bytes, or, with
@@ -260,11 +276,10 @@ struct TrieWalk {
                 continue
             }
             if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
-                let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch)
-                if found.edge >= 0 {
+                if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
                     captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
                     w.captureCount &+= 1
-                    node = specials[Int(found.edge)].child
+                    node = found.child
                     continue
                 }
             }
@@ -362,15 +377,13 @@ struct TrieWalk {
                     frames[i].step = .paramDone
                     child = n.paramChild
                 } else if frames[i].special >= 0 {  // the next special edge that accepts the element
-                    let found = special(from: frames[i].special, Int(elements[i].rawStart), Int(elements[i].rawEnd),
-                                        hasPercent: elements[i].hasPercent, fold: i == 0 && hostFirst, &scratch)
-                    if found.edge >= 0 {
-                        let edge = specials[Int(found.edge)]
+                    if let found = special(from: frames[i].special, Int(elements[i].rawStart), Int(elements[i].rawEnd),
+                                           hasPercent: elements[i].hasPercent, fold: i == 0 && hostFirst, &scratch) {
                         captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
                         w.captureCount &+= 1
-                        frames[i].special = edge.next
+                        frames[i].special = found.next
                         frames[i].step = .specialDone
-                        child = edge.child
+                        child = found.child
                     }
                 }
             case .specialDone:  // that special branch dead-ended: give its capture back, try the next edge
