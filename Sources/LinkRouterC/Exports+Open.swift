@@ -113,7 +113,7 @@ public func lr_router_set_unmatched(_ r: Handle?, _ fn: lr_unmatched_fn?, _ user
         router.onUnmatched { u in
             var result: UnsafeMutableRawPointer?
             var text: UnsafePointer<CChar>?
-            let rc = u.url.withCString { fn($0, (u.context as? CPointer)?.raw, owner.userData, &result, &text) }
+            let rc = u.url.withCString { fn($0, u.rawContext, owner.userData, &result, &text) }
             if rc >= 0 { return CPointer(raw: result) }
             throw CStatusError(code: rc, message: message(text) ?? "the unmatched handler failed with status \(rc)")
         }
@@ -134,7 +134,7 @@ public func lr_router_add_guard(_ r: Handle?, _ name: CString?, _ flags: Int32, 
         do throws(RouterError) {
             try router.addGuard(name, global: flags & 1 != 0) { match in
                 var text: UnsafePointer<CChar>?
-                let verdict = fn(OpaquePointer(match.recordBase), (match.context as? CPointer)?.raw, owner.userData, &text)
+                let verdict = fn(OpaquePointer(match.recordBase), match.rawContext, owner.userData, &text)
                 switch verdict {
                 case 0: return .allow
                 case 1: return .deny(message(text) ?? "")
@@ -185,7 +185,7 @@ public func lr_router_open_async(_ r: Handle?, _ url: CString?, _ opts: UnsafePo
         guard let done else { throw RouterError(.misuse, "\(f): done is NULL") }
         let request = try openRequest(url, opts, f)
         let data = CPointer(raw: doneData)
-        router.start(request) { result in report(result, url: request.url, context: request.context, done, data.raw) }
+        router.start(request) { result in report(result, url: request.url, context: request.rawContext, done, data.raw) }
         return 0
     }
 }
@@ -200,7 +200,7 @@ public func lr_router_resume(_ r: Handle?, _ name: CString?, _ each: lr_done_fn?
         var n: UInt = 0
         for (parked, result) in router.replay(name) {
             n += 1
-            if let each { report(result, url: parked.url, context: parked.context, each, data) }
+            if let each { report(result, url: parked.url, context: parked.request.rawContext, each, data) }
         }
         replayed?.pointee = n
         return 0
@@ -211,7 +211,7 @@ public func lr_router_resume(_ r: Handle?, _ name: CString?, _ each: lr_done_fn?
 private func visitAll(_ opens: [ParkedOpen], _ visit: (@convention(c) (CString?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void)?,
                       _ data: UnsafeMutableRawPointer?) {
     guard let visit else { return }
-    for p in opens { p.url.withCString { visit($0, (p.context as? CPointer)?.raw, data) } }
+    for p in opens { p.url.withCString { visit($0, p.request.rawContext, data) } }
 }
 
 @c(lr_router_pending)

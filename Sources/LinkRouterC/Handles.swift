@@ -263,7 +263,7 @@ func message(_ p: UnsafePointer<CChar>?) -> String? {
 
 /// The `lr_match *` lent to a C callback, and the open's C context.
 private func cArguments(_ match: Match) -> (OpaquePointer, UnsafeMutableRawPointer?) {
-    (OpaquePointer(match.recordBase), (match.context as? CPointer)?.raw)
+    (OpaquePointer(match.recordBase), match.rawContext)
 }
 
 /// A C handler as a core `Handler`: the sync one returns its result or a `CStatusError`; the async one gets
@@ -350,8 +350,12 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
     var extra: [String: any Sendable] = [:]
     for (k, v) in zip(names, values) { extra[k] = v }
     let executor = o.dispatch.map { CExecutor(dispatch: $0, executor: CPointer(raw: o.executor)) }
-    return OpenRequest(url, extra: extra, context: o.context.map { CPointer(raw: $0) }, executor: executor,
-                       timeout: o.timeout_ms == 0 ? nil : .milliseconds(Int64(o.timeout_ms)))
+    // The context stays a raw pointer (`rawContext`), which C callbacks get back as it came; `context` is for
+    // Swift values, and a C pointer boxed in it would only cost a copy and a cast at each use.
+    var request = OpenRequest(url, extra: extra, executor: executor,
+                              timeout: o.timeout_ms == 0 ? nil : .milliseconds(Int64(o.timeout_ms)))
+    request.rawContext = o.context
+    return request
 }
 
 /// An open's outcome as C sees it: (status, result, message). Errors that are not the library's become
@@ -368,11 +372,11 @@ func cOutcome(_ result: OpenResult) -> (Int32, UnsafeMutableRawPointer?, String)
 }
 
 /// Calls `done` with an `lr_outcome` whose strings live for the call.
-func report(_ result: OpenResult, url: String, context: (any Sendable)?, _ done: lr_done_fn, _ data: UnsafeMutableRawPointer?) {
+func report(_ result: OpenResult, url: String, context: UnsafeMutableRawPointer?, _ done: lr_done_fn, _ data: UnsafeMutableRawPointer?) {
     let (status, value, text) = cOutcome(result)
     url.withCString { u in
         text.withCString { m in
-            var outcome = lr_outcome(status: status, result: value, message: m, url: u, context: (context as? CPointer)?.raw)
+            var outcome = lr_outcome(status: status, result: value, message: m, url: u, context: context)
             done(&outcome, data)
         }
     }

@@ -20,13 +20,21 @@ public struct Match: @unchecked Sendable {
     let storage: MatchStorage
     /// The extra parameters given to `resolve` or `open`, as given: with `open` they may be any values. Those
     /// that are strings also take part in `params`.
-    public var extra: [String: any Sendable] { storage.header.extra }
+    public var extra: [String: any Sendable] { storage.withUnsafeMutablePointerToHeader { $0.pointee.extra } }
     /// The caller's context given to `open` (nil from `resolve`).
-    public var context: (any Sendable)? { storage.header.context }
+    public var context: (any Sendable)? { storage.withUnsafeMutablePointerToHeader { $0.pointee.context } }
+    /// The C caller's context pointer (`lr_open_options.context`), kept as given so that C callbacks get it back
+    /// without a cast; nil from Swift.
+    package var rawContext: UnsafeMutableRawPointer? { storage.withUnsafeMutablePointerToHeader { $0.pointee.rawContext } }
 
     /// A match of a storage `MatchStorage.make` just made (not yet shared): `extra` and `context` go in its header.
-    init(_ storage: MatchStorage, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil) {
-        if !extra.isEmpty || context != nil { storage.header = MatchStorage.Header(extra: extra, context: context) }
+    init(_ storage: MatchStorage, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
+         rawContext: UnsafeMutableRawPointer? = nil) {
+        storage.withUnsafeMutablePointerToHeader { header in
+            if !extra.isEmpty { header.pointee.extra = extra }
+            if context != nil { header.pointee.context = context }
+            header.pointee.rawContext = rawContext
+        }
         self.storage = storage
     }
 

@@ -2,24 +2,57 @@
 /// whose header holds what an open added (extras of any type, the caller's context), so that a `Match` is one
 /// reference: copying one into a reply or a closure is one retain.
 /// Immutable once handed out (the record is written by `make`, the header by `Match.init` before the match is
-/// shared), so the types that hold one may be shared across threads; ManagedBuffer itself cannot say so.
+/// shared), so the types that hold one may be shared across threads; ManagedBuffer itself cannot say so. For
+/// the same reason the header is read and written through its pointer, which skips the dynamic
+/// exclusivity check of ManagedBuffer's `header` property: nothing writes a shared header. One field at a time:
+/// a copy of the whole header would retain all it holds.
 final class MatchStorage: ManagedBuffer<MatchStorage.Header, UInt8> {
     struct Header {
         var extra: [String: any Sendable] = [:]
         var context: (any Sendable)?
+        var rawContext: UnsafeMutableRawPointer?
+        /// The bytes the tail was made for (at least the record's size).
+        var capacity = 0
     }
 
-    /// Resolves `url` on `state` into a new storage; nil for no match.
+    /// Resolves `url` on `state` into a new storage (this thread's spare one when it is big enough); nil for
+    /// no match.
     static func make(_ state: RouterState, _ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> MatchStorage? {
         var storage: MatchStorage?
         _ = try state.matchRecord(url, extras: extras) { size in
-            let buffer = MatchStorage.create(minimumCapacity: size) { _ in Header() }
-            let made = unsafeDowncast(buffer, to: MatchStorage.self)
+            let made: MatchStorage
+            if let spare = ThreadState.takeSpareStorage(size) {
+                made = spare
+            } else {
+                // At least 512 bytes, so that a storage kept as a spare fits most matches after it.
+                let capacity = max(size, 512)
+                made = unsafeDowncast(MatchStorage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
+                                      to: MatchStorage.self)
+            }
             storage = made
             return made.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
         }
         return storage
     }
+
+    /// Keeps the storage of a match that nothing else holds (its open is over, and its handler kept no copy)
+    /// as this thread's spare, emptied, for the next match made here.
+    static func recycle(_ match: inout Match?) {
+        guard var storage = match?.storage else { return }
+        match = nil
+        guard isKnownUniquelyReferenced(&storage) else { return }
+        let kept = storage.withUnsafeMutablePointerToHeader { header in
+            guard header.pointee.capacity <= ThreadState.spareMatchLimit else { return false }
+            if !header.pointee.extra.isEmpty { header.pointee.extra = [:] }
+            header.pointee.context = nil
+            header.pointee.rawContext = nil
+            return true
+        }
+        if kept { ThreadState.keepSpareStorage(storage) }
+    }
+
+    /// The bytes its tail holds.
+    @inline(__always) var tailCapacity: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
 
     /// The record, valid while this storage is alive.
     @inline(__always) var record: MatchRecord {

@@ -5,14 +5,14 @@ final class DispatchTable: Sendable {
     static let empty = DispatchTable()
 
     let byRoute: [Int: Handler]
-    let byTarget: [String: Handler]
+    let byTarget: TargetHandlers
     let guards: [String: Guard]
     /// Global guards in the order they were added: they run first, for every match.
     let globalGuards: [String]
     let unmatched: UnmatchedHandler?
     let log: LogSink
 
-    init(byRoute: [Int: Handler] = [:], byTarget: [String: Handler] = [:], guards: [String: Guard] = [:],
+    init(byRoute: [Int: Handler] = [:], byTarget: TargetHandlers = TargetHandlers(), guards: [String: Guard] = [:],
          globalGuards: [String] = [], unmatched: UnmatchedHandler? = nil, log: LogSink = LogSink()) {
         self.byRoute = byRoute
         self.byTarget = byTarget
@@ -33,7 +33,7 @@ final class DispatchTable: Sendable {
 
     struct Fields {
         var byRoute: [Int: Handler]
-        var byTarget: [String: Handler]
+        var byTarget: TargetHandlers
         var guards: [String: Guard]
         var globalGuards: [String]
         var unmatched: UnmatchedHandler?
@@ -44,6 +44,64 @@ final class DispatchTable: Sendable {
     func handler(for match: Match) -> Handler? {
         if !byRoute.isEmpty, let h = byRoute[match.routeID] { return h }
         if byTarget.isEmpty { return nil }
-        return byTarget[match.target]
+        return byTarget.handler(for: match.record.field(.target))
+    }
+}
+
+/// Handlers by target, found from the target's bytes in the match: an open makes no String and hashes no key
+/// to find its handler. An open-addressing table of FNV-1a hashes, rebuilt when a handler is set (rare).
+struct TargetHandlers: Sendable {
+    private var entries: [(hash: UInt64, target: [UInt8], handler: Handler)] = []
+    /// Indexes into `entries` (-1: empty); a power of two, at most half full.
+    private var slots: [Int32] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Sets (nil: removes) the handler of `target`.
+    subscript(target: String) -> Handler? {
+        get {
+            let bytes = Array(target.utf8)
+            return bytes.withUnsafeBufferPointer { handler(for: ByteSpan(start: $0.baseAddress, count: $0.count)) }
+        }
+        set {
+            let bytes = Array(target.utf8)
+            entries.removeAll { $0.target == bytes }
+            if let newValue {
+                let hash = bytes.withUnsafeBufferPointer { TargetHandlers.hash(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+                entries.append((hash, bytes, newValue))
+            }
+            var size = 8
+            while size < 2 * entries.count { size *= 2 }
+            slots = entries.isEmpty ? [] : [Int32](repeating: -1, count: size)
+            for (i, e) in entries.enumerated() {
+                var k = Int(truncatingIfNeeded: e.hash) & (size - 1)
+                while slots[k] >= 0 { k = (k + 1) & (size - 1) }
+                slots[k] = Int32(truncatingIfNeeded: i)
+            }
+        }
+    }
+
+    func handler(for target: ByteSpan) -> Handler? {
+        guard !slots.isEmpty else { return nil }
+        let hash = TargetHandlers.hash(target), mask = slots.count &- 1
+        var k = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let i = Int(slots[k])
+            guard i >= 0 else { return nil }
+            // Field by field: a copy of the entry would retain its array and handler.
+            if entries[i].hash == hash,
+               entries[i].target.withUnsafeBufferPointer({ target.equals(ByteSpan(start: $0.baseAddress, count: $0.count)) }) {
+                return entries[i].handler
+            }
+            k = (k &+ 1) & mask
+        }
+    }
+
+    private static func hash(_ bytes: ByteSpan) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        if let p = bytes.start {
+            for i in 0..<bytes.count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3 }
+        }
+        return h
     }
 }

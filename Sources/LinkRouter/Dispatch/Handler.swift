@@ -67,4 +67,6 @@ public struct UnmatchedURL: Sendable {
     public let url: String
     public let extra: [String: any Sendable]
     public let context: (any Sendable)?
+    /// The C caller's context pointer (see `OpenRequest.rawContext`).
+    nonisolated(unsafe) package let rawContext: UnsafeMutableRawPointer?
 }

@@ -10,6 +10,15 @@ public struct OpenRequest: Sendable {
     public var executor: (any Executor)?
     /// How long to wait for the handler's reply; nil: the router's `Limits.replyTimeoutMilliseconds`.
     public var timeout: Duration?
+    /// The C caller's context pointer, beside `context` (which holds it boxed for Swift code): C callbacks read
+    /// it back from here without a cast.
+    nonisolated(unsafe) package var rawContext: UnsafeMutableRawPointer?
+
+    /// Whether an executor was given, without copying it out.
+    var hasExecutor: Bool {
+        if case .none = executor { return false }
+        return true
+    }
 
     public init(_ url: String, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
                 executor: (any Executor)? = nil, timeout: Duration? = nil) {

@@ -37,13 +37,21 @@ public final class Reply: Sendable {
 
     private func deliver(_ result: Result<(any Sendable)?, any Error>) {
         switch result {
-        case .success(let value):
-            log(.debug, "open \(url): handled")
-            done(.opened(.value(value)))
-        case .failure(let error):
-            log(.error, "open \(url): the handler failed: \(error)")
-            done(.failed(error))
+        case .success(let value): done(Reply.handled(value, url: url, log: log))
+        case .failure(let error): done(Reply.failed(error, url: url, log: log))
         }
+    }
+
+    /// What a handler's value makes of its open, logged.
+    static func handled(_ value: (any Sendable)?, url: String, log: LogSink) -> OpenResult {
+        log(.debug, "open \(url): handled")
+        return .opened(.value(value))
+    }
+
+    /// What a handler's error makes of its open, logged.
+    static func failed(_ error: any Error, url: String, log: LogSink) -> OpenResult {
+        log(.error, "open \(url): the handler failed: \(error)")
+        return .failed(error)
     }
 
     /// A reply dropped without an answer ends its open at once, instead of at the timeout.

@@ -20,20 +20,36 @@ extension Router {
     /// Opens `request` and calls `done` exactly once with the outcome: before returning when the handler runs
     /// here and replies at once, later (from whichever thread replies, or from the timer) otherwise.
     package func start(_ request: OpenRequest, done: @escaping @Sendable (OpenResult) -> Void) {
+        var match: Match?
+        switch route(request, &match) {
+        case .decided(let result):
+            done(result)
+        case let .run(state, work):
+            invoke(state, request, match, done, work)
+        }
+    }
+
+    /// Where an open stands once its URL is routed and its guards have run.
+    private enum Routing {
+        /// Decided without running a handler: failed, denied, deferred, or unmatched with no unmatched handler.
+        case decided(OpenResult)
+        /// `work` is to run (on the match `route` set, or on nil for the unmatched handler).
+        case run(RouterState, Work)
+    }
+
+    /// Rewrite, resolve, guards and the choice of handler: everything an open does before a handler runs. The
+    /// match is set apart from the outcome, so that the caller holds the only reference to it.
+    private func route(_ request: OpenRequest, _ matched: inout Match?) -> Routing {
         let state = snapshot()
         let log = state.dispatch.log
         log(.debug, "open \(request.url)")
         let match: Match
         do {
-            guard let m = try makeMatch(state, request) else {
-                unmatched(state, request, done)
-                return
-            }
+            guard let m = try makeMatch(state, request) else { return unmatched(state, request) }
             match = m
         } catch {
             log(.info, "open \(request.url): \(error)")
-            done(.failed(error))
-            return
+            return .decided(.failed(error))
         }
         if match.wasRewritten { log(.info, "rewrote \(request.url) to \(match.rewritten)") }
         log(.info, "matched \(match.url) to \(match.pattern) (target \(match.target))")
@@ -42,27 +58,32 @@ extension Router {
         case .allowed:
             break
         case .denied(let error):
-            done(.failed(error))
-            return
+            return .decided(.failed(error))
         case .deferred(let guardName):
-            done(park(request, guardName, state))
-            return
+            return .decided(park(request, guardName, state))
         }
         guard let handler = state.dispatch.handler(for: match) else {
             let error = RouterError(.notFound, "route '\(excerpt(match.pattern))' (target '\(excerpt(match.target))') has no handler")
             log(.error, "open \(request.url): \(error.message)")
-            done(.failed(error))
-            return
+            return .decided(.failed(error))
         }
-        invoke(state, request, match, done, .handler(handler))
+        matched = match
+        return .run(state, .handler(handler))
     }
 
     /// The match for `request` (its string extras take part in the parameters), or nil.
     private func makeMatch(_ state: RouterState, _ request: OpenRequest) throws(RouterError) -> Match? {
+        if request.extra.isEmpty {
+            return try request.url.withSpan { span throws(RouterError) in
+                try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0))
+                    .map { Match($0, context: request.context, rawContext: request.rawContext) }
+            }
+        }
         let strings = request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
         return try request.url.withSpan { span throws(RouterError) in
             try withExtraSpans(strings) { extras throws(RouterError) in
-                try MatchStorage.make(state, span, extras: extras).map { Match($0, extra: request.extra, context: request.context) }
+                try MatchStorage.make(state, span, extras: extras)
+                    .map { Match($0, extra: request.extra, context: request.context, rawContext: request.rawContext) }
             }
         }
     }
@@ -120,15 +141,15 @@ extension Router {
         return .opened(.deferred(guard: guardName))
     }
 
-    private func unmatched(_ state: RouterState, _ request: OpenRequest, _ done: @escaping @Sendable (OpenResult) -> Void) {
+    private func unmatched(_ state: RouterState, _ request: OpenRequest) -> Routing {
         guard let handler = state.dispatch.unmatched else {
             state.dispatch.log(.info, "no route for \(request.url), and no unmatched handler")
-            done(.unmatched)
-            return
+            return .decided(.unmatched)
         }
         state.dispatch.log(.info, "no route for \(request.url): unmatched handler")
-        let url = UnmatchedURL(url: request.url, extra: request.extra, context: request.context)
-        invoke(state, request, nil, done, .unmatched(handler, url))
+        let url = UnmatchedURL(url: request.url, extra: request.extra, context: request.context,
+                               rawContext: request.rawContext)
+        return .run(state, .unmatched(handler, url))
     }
 
     /// What `invoke` runs: a route's handler on the match, or the unmatched handler on the URL. Values, not a
@@ -136,6 +157,22 @@ extension Router {
     private enum Work: Sendable {
         case handler(Handler)
         case unmatched(UnmatchedHandler, UnmatchedURL)
+
+        /// The outcome of work that answers as it returns (a `.sync` handler, the unmatched handler), run here
+        /// and now: no reply to make and nothing to wait for. nil for work that replies on its own.
+        func runNow(_ match: Match?, url: String, log: LogSink) -> OpenResult? {
+            do {
+                switch self {
+                case .handler(let handler):
+                    guard case .sync(let f) = handler.body, let match else { return nil }
+                    return Reply.handled(try f(match), url: url, log: log)
+                case let .unmatched(handler, unmatchedURL):
+                    return Reply.handled(try handler.body(unmatchedURL), url: url, log: log)
+                }
+            } catch {
+                return Reply.failed(error, url: url, log: log)
+            }
+        }
 
         func run(_ match: Match?, _ reply: Reply) {
             switch self {
@@ -183,11 +220,23 @@ extension Router {
 
     // MARK: Blocking and async front ends
 
-    /// `start`, waited for.
+    /// `start`, waited for. Work that answers as it returns, with no executor, is run directly: the common
+    /// open (a synchronous handler) then makes no reply and waits on nothing, and its match's memory is kept
+    /// for this thread's next open.
     package func openResult(_ request: OpenRequest) -> OpenResult {
-        let box = OpenResultBox()
-        start(request) { box.set($0) }
-        return box.wait()
+        var match: Match?
+        switch route(request, &match) {
+        case .decided(let result):
+            return result
+        case let .run(state, work):
+            if !request.hasExecutor, let result = work.runNow(match, url: request.url, log: state.dispatch.log) {
+                MatchStorage.recycle(&match)
+                return result
+            }
+            let box = OpenResultBox()
+            invoke(state, request, match, { box.set($0) }, work)
+            return box.wait()
+        }
     }
 
     /// The Swift view of an outcome: "unmatched" is an error there.

@@ -41,6 +41,8 @@ package final class ThreadState {
     private var spareMatch: UnsafeMutableRawPointer?
     private var spareMatchCapacity = 0
     package static let spareMatchLimit = 4096
+    /// The same for the Swift match of an open whose handler ran here (`MatchStorage.recycle`).
+    private var spareStorage: MatchStorage?
 
     private init() {
         serial = ThreadState.nextSerial.add(1, ordering: .relaxed).newValue
@@ -89,6 +91,20 @@ package final class ThreadState {
             return
         }
         free(block)
+    }
+
+    /// This thread's spare match storage when it holds at least `size` bytes (it is this thread's no more).
+    @inline(__always)
+    static func takeSpareStorage(_ size: Int) -> MatchStorage? {
+        guard let state = existing, let spare = state.spareStorage, spare.tailCapacity >= size else { return nil }
+        state.spareStorage = nil
+        return spare
+    }
+
+    /// Keeps `storage` (empty, and referenced from nowhere else) as this thread's spare.
+    @inline(__always)
+    static func keepSpareStorage(_ storage: MatchStorage) {
+        existing?.spareStorage = storage
     }
 
     /// Empties entry `i`, releasing what its router held for this thread.
