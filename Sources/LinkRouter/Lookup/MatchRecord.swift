@@ -344,7 +344,9 @@ package struct MatchRecord {
         // Scheme and host are reported lower-cased.
         let schemeAt = cursor
         put(scheme, ref: Field.scheme.rawValue)
-        for k in schemeAt..<(schemeAt &+ scheme.count) { bytes[k] = ASCII.lowercased(bytes[k]) }
+        if parts.schemeHasUppercase {
+            for k in schemeAt..<(schemeAt &+ scheme.count) { bytes[k] = ASCII.lowercased(bytes[k]) }
+        }
         let hostAt = cursor
         put(host, ref: Field.host.rawValue)
         if parts.hostHasUppercase {
@@ -393,15 +395,24 @@ package struct MatchRecord {
 }
 
 /// Copies `n` bytes: runs of up to 256 bytes (URLs, patterns, parameters) a word at a time, the last word
-/// overlapping, instead of calling memcpy; longer ones with memcpy.
+/// overlapping, instead of calling memcpy; longer ones with memcpy. Short ones (most names and values) take
+/// two overlapping 4-byte words, or for 1 to 3 bytes the first, middle and last byte: no loop.
 @inline(__always)
 func copyBytes(_ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>?, _ n: Int) {
     guard let src, n > 0 else { return }
+    let d = UnsafeMutableRawPointer(dst), s = UnsafeRawPointer(src)
     if n < 8 {
-        for i in 0..<n { dst[i] = src[i] }
+        if n >= 4 {
+            let first = s.loadUnaligned(as: UInt32.self), last = s.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            d.storeBytes(of: first, as: UInt32.self)
+            d.storeBytes(of: last, toByteOffset: n &- 4, as: UInt32.self)
+        } else {
+            dst[0] = src[0]
+            dst[n &>> 1] = src[n &>> 1]
+            dst[n &- 1] = src[n &- 1]
+        }
         return
     }
-    let d = UnsafeMutableRawPointer(dst), s = UnsafeRawPointer(src)
     if n > 256 {
         d.copyMemory(from: s, byteCount: n)
         return

@@ -7,11 +7,13 @@ extension RouterState {
                              allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
         // Extras are not limited: the caller holds them already, and merging them costs time and memory in
         // proportion (SpanIndex hashes once there are many).
+        // Read here, so that the closure below does not capture (and retain) the state.
+        let maxNesting = limits.maxNestingDepth
         let outcome = try withResolution(url, query: true) { resolution -> Result<UnsafeMutableRawPointer?, RouterError> in
             guard let resolution else { return .success(nil) }
             do throws(RouterError) {
                 var refused = false
-                let block = try MatchRecord.build(resolution, extras: extras, maxNesting: limits.maxNestingDepth) { size in
+                let block = try MatchRecord.build(resolution, extras: extras, maxNesting: maxNesting) { size in
                     let p = allocate(size)
                     refused = p == nil
                     return p

@@ -63,12 +63,12 @@ package final class ThreadState {
     /// malloc's (nil when malloc fails).
     @inline(__always)
     package static func takeMatchBlock(_ size: Int) -> (block: UnsafeMutableRawPointer, capacity: Int)? {
-        if let state = existing {
-            if let spare = state.spareMatch, state.spareMatchCapacity >= size {
-                state.spareMatch = nil
-                return (spare, state.spareMatchCapacity)
-            }
+        let kept = withExisting { state -> (UnsafeMutableRawPointer, Int)? in
+            guard let spare = state.spareMatch, state.spareMatchCapacity >= size else { return nil }
+            state.spareMatch = nil
+            return (spare, state.spareMatchCapacity)
         }
+        if let kept = kept ?? nil { return kept }
         // At least 1 KiB, so that the spare this block becomes fits most matches after it.
         let capacity = max(size, 1024)
         return malloc(capacity).map { ($0, capacity) }
@@ -77,34 +77,33 @@ package final class ThreadState {
     /// Keeps a freed C match's block as this thread's spare when there is room, else frees it.
     @inline(__always)
     package static func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
-        if capacity <= spareMatchLimit, let state = existing {
+        let kept = capacity <= spareMatchLimit && withExisting { state -> Bool in
             // Keep the bigger of the two blocks.
             if let spare = state.spareMatch {
-                if state.spareMatchCapacity >= capacity {
-                    free(block)
-                    return
-                }
+                if state.spareMatchCapacity >= capacity { return false }
                 free(spare)
             }
             state.spareMatch = block
             state.spareMatchCapacity = capacity
-            return
-        }
-        free(block)
+            return true
+        } == true
+        if !kept { free(block) }
     }
 
     /// This thread's spare match storage when it holds at least `size` bytes (it is this thread's no more).
     @inline(__always)
     static func takeSpareStorage(_ size: Int) -> MatchStorage? {
-        guard let state = existing, let spare = state.spareStorage, spare.tailCapacity >= size else { return nil }
-        state.spareStorage = nil
-        return spare
+        withExisting { state -> MatchStorage? in
+            guard let spare = state.spareStorage, spare.tailCapacity >= size else { return nil }
+            state.spareStorage = nil
+            return spare
+        } ?? nil
     }
 
     /// Keeps `storage` (empty, and referenced from nowhere else) as this thread's spare.
     @inline(__always)
     static func keepSpareStorage(_ storage: MatchStorage) {
-        existing?.spareStorage = storage
+        withExisting { $0.spareStorage = storage }
     }
 
     /// Empties entry `i`, releasing what its router held for this thread.
@@ -182,12 +181,13 @@ package final class ThreadState {
         return rc == 0 ? key : nil
     }()
 
-    /// This thread's state if it has one (nil: none made yet, or no key), without making it: a spare block is
-    /// only worth keeping for a thread that already has a state to keep it in.
+    /// `body` with this thread's state if it has one (nil: none made yet, or no key), without making it: a spare
+    /// block is only worth keeping for a thread that already has a state to keep it in. Borrowed, not retained:
+    /// the thread's slot holds it for as long as the thread runs.
     @inline(__always)
-    private static var existing: ThreadState? {
+    private static func withExisting<R>(_ body: (ThreadState) -> R) -> R? {
         guard let key, let p = pthread_getspecific(key) else { return nil }
-        return Unmanaged<ThreadState>.fromOpaque(p).takeUnretainedValue()
+        return Unmanaged<ThreadState>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with this thread's state, creating it on first use.

@@ -34,6 +34,7 @@ package struct URLParts {
     /// The host has a `%`, or an upper-case letter.
     package var hostHasPercent = false
     package var hostHasUppercase = false
+    package var schemeHasUppercase = false
 
     package var hostCount: Int { hostEnd &- hostStart }
     package var hasPort: Bool { portEnd > portStart }
@@ -56,10 +57,15 @@ package struct URLParts {
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         var i = 0
         if ASCII.isAlpha(p[0]) {
+            var upper = p[0] &- 0x41 < 26
             i = 1
-            while i < n && ASCII.isSchemeByte(p[i]) { i &+= 1 }
+            while i < n && ASCII.isSchemeByte(p[i]) {
+                upper = upper || p[i] &- 0x41 < 26
+                i &+= 1
+            }
             if i < n && p[i] == ASCII.colon {
                 schemeEnd = i
+                schemeHasUppercase = upper
                 i &+= 1
             } else {
                 i = 0
