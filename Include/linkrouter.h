@@ -523,8 +523,8 @@ int lr_router_explain_text(lr_router *r, const char *url, char **out);
  *   the handler's own negative status (LR_EHANDLER when it gives none), or the errors of lr_router_resolve.
  *
  * Handlers and guards run with no lock held: they may open other URLs, add routes or resume queues. The match
- * they are given is lent for the call (for an asynchronous handler: until it replies); lr_match_clone keeps a
- * copy. Every callback comes with user_data and an optional release(user_data), which the library calls once
+ * they are given is lent for the call (for an asynchronous handler: until it replies), and its memory is reused
+ * by the thread's next open; lr_match_clone keeps a copy. Every callback comes with user_data and an optional release(user_data), which the library calls once
  * nothing can call the callback any more: after its route, guard or router is gone and no open in flight still
  * uses it, from whichever thread lets go last. A registration that fails keeps nothing and releases nothing.
  * ------------------------------------------------------------------------------------------------------------ */

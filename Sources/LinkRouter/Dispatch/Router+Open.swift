@@ -158,20 +158,22 @@ extension Router {
         case handler(Handler)
         case unmatched(UnmatchedHandler, UnmatchedURL)
 
-        /// The outcome of work that answers as it returns (a `.sync` handler, the unmatched handler), run here
-        /// and now: no reply to make and nothing to wait for. nil for work that replies on its own.
-        func runNow(_ match: Match?, url: String, log: LogSink) -> OpenResult? {
+        /// Runs work that answers as it returns (a `.sync` handler, the unmatched handler) here and now, its
+        /// outcome into `result`: no reply to make and nothing to wait for. False (nothing run) for work that
+        /// replies on its own. (A flag and an out value rather than an Optional: see Latch on memcheck.)
+        func runNow(_ match: Match?, url: String, log: LogSink, into result: inout OpenResult) -> Bool {
             do {
                 switch self {
                 case .handler(let handler):
-                    guard case .sync(let f) = handler.body, let match else { return nil }
-                    return Reply.handled(try f(match), url: url, log: log)
+                    guard case .sync(let f) = handler.body, let match else { return false }
+                    result = Reply.handled(try f(match), url: url, log: log)
                 case let .unmatched(handler, unmatchedURL):
-                    return Reply.handled(try handler.body(unmatchedURL), url: url, log: log)
+                    result = Reply.handled(try handler.body(unmatchedURL), url: url, log: log)
                 }
             } catch {
-                return Reply.failed(error, url: url, log: log)
+                result = Reply.failed(error, url: url, log: log)
             }
+            return true
         }
 
         func run(_ match: Match?, _ reply: Reply) {
@@ -229,7 +231,8 @@ extension Router {
         case .decided(let result):
             return result
         case let .run(state, work):
-            if !request.hasExecutor, let result = work.runNow(match, url: request.url, log: state.dispatch.log) {
+            var result = OpenResult.unmatched
+            if !request.hasExecutor, work.runNow(match, url: request.url, log: state.dispatch.log, into: &result) {
                 MatchStorage.recycle(&match)
                 return result
             }
