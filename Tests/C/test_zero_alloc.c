@@ -1,7 +1,8 @@
 /*
  * test_zero_alloc.c -- lr_router_resolve_into allocates nothing: not for static URLs, not for parameters, not
  * for decoding, not for query pairs, not for catch-alls (after the thread's first call, which sets up its cache);
- * and each lookup gives its expected answer, so that none passes by failing early.
+ * nor does lr_router_open with a synchronous handler (after the thread's first open); and each lookup and open
+ * gives its expected answer, so that none passes by failing early.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,18 @@
 #include "linkrouter.h"
 
 static int failures;
+
+/* The handler of the opens below: checks what it was lent, and answers with the caller's context. */
+static int opened_ok;
+static int on_user(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)user_data;
+    (void)message;
+    const char *id = lr_match_get(m, "id");
+    opened_ok += strcmp(lr_match_target(m), "User") == 0 && id && strcmp(id, "42") == 0;
+    *result = context;
+    return LR_OK;
+}
 
 int main(void)
 {
@@ -59,12 +72,40 @@ int main(void)
             }
         }
     }
-    lr_router_free(r);
     if (alloc_count != 0) {
         fprintf(stderr, "test_zero_alloc: %ld heap allocation(s) in %d lookups\n", alloc_count, (int)N);
         failures++;
     }
+
+    /* Opening with a synchronous handler allocates nothing either, after the thread's first open: the match's
+       memory is the thread's spare, and a URL of up to 15 bytes is held inline. */
+    static const lr_handler user_handler = {on_user, NULL, NULL, NULL};
+    if (lr_router_handle_target(r, "User", &user_handler) != LR_OK) return 1;
+    enum { OPENS = 20 };
+    int marker = 0, open_rcs[OPENS];
+    void *results[OPENS];
+    lr_open_options options = {0};
+    options.context = &marker;
+    for (int pass = 0; pass < 2; pass++) { /* pass 0 makes the thread's spare match */
+        opened_ok = 0;
+        alloc_count = 0;
+        alloc_counting = pass == 1;
+        for (int i = 0; i < OPENS; i++) open_rcs[i] = lr_router_open(r, "app://user/42", &options, &results[i]);
+        alloc_counting = 0;
+    }
+    int opens_right = opened_ok == OPENS;
+    for (int i = 0; i < OPENS; i++) opens_right = opens_right && open_rcs[i] == LR_OK && results[i] == &marker;
+    if (!opens_right) {
+        fprintf(stderr, "test_zero_alloc: of %d opens of app://user/42, %d reached the handler with id 42 (%s)\n", OPENS,
+                opened_ok, lr_last_error());
+        failures++;
+    }
+    if (alloc_count != 0) {
+        fprintf(stderr, "test_zero_alloc: %ld heap allocation(s) in %d opens\n", alloc_count, OPENS);
+        failures++;
+    }
+    lr_router_free(r);
     if (failures) return 1;
-    printf("test_zero_alloc: 0 heap allocations in %d lookups, each with its expected answer\n", (int)N);
+    printf("test_zero_alloc: 0 heap allocations in %d lookups and %d opens, each with its expected answer\n", (int)N, OPENS);
     return 0;
 }
