@@ -166,7 +166,7 @@ public func lr_router_open(_ r: Handle?, _ url: CString?, _ opts: UnsafePointer<
     return guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_open"
         let router = try router(r, f)
-        let (status, value, why) = cOutcome(router.openResult(try openRequest(url, opts, f)))
+        let (status, value, why) = cOutcome(router.openResult(try openRequest(url, opts, f, borrowingURL: true)))
         if status < 0 {
             ThreadState.with { $0.setError(why) }
             return status

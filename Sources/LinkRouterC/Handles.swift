@@ -340,20 +340,33 @@ struct CExecutor: Executor {
     }
 }
 
-/// An open request from C arguments.
-func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ function: StaticString) throws(RouterError) -> OpenRequest {
-    let url = try text(url, "url", function)
-    guard let o = opts?.pointee else { return OpenRequest(url) }
+/// An open request from C arguments. `borrowingURL`: the request borrows the caller's URL bytes (validated
+/// here), for a call that is over before the caller's string may go (`lr_router_open`); its String is made
+/// only if the open needs one (see `OpenRequest.borrowedURL`).
+func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ function: StaticString,
+                 borrowingURL: Bool = false) throws(RouterError) -> OpenRequest {
+    var request: OpenRequest
+    if borrowingURL {
+        let span = try bytes(url, "url", function)
+        guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): url is not valid UTF-8") }
+        request = OpenRequest("")
+        request.borrowedURL = span
+    } else {
+        request = OpenRequest(try text(url, "url", function))
+    }
+    guard let o = opts?.pointee else { return request }
     let n = try count(UInt(o.extra_count), function)
-    let names = try texts(o.extra_names, n, "extra_names", function, item: "extra")
-    let values = try texts(o.extra_values, n, "extra_values", function, item: "extra")
-    var extra: [String: any Sendable] = [:]
-    for (k, v) in zip(names, values) { extra[k] = v }
-    let executor = o.dispatch.map { CExecutor(dispatch: $0, executor: CPointer(raw: o.executor)) }
+    if n > 0 {
+        let names = try texts(o.extra_names, n, "extra_names", function, item: "extra")
+        let values = try texts(o.extra_values, n, "extra_values", function, item: "extra")
+        var extra: [String: any Sendable] = [:]
+        for (k, v) in zip(names, values) { extra[k] = v }
+        request.extra = extra
+    }
+    if let dispatch = o.dispatch { request.executor = CExecutor(dispatch: dispatch, executor: CPointer(raw: o.executor)) }
+    if o.timeout_ms != 0 { request.timeout = .milliseconds(Int64(o.timeout_ms)) }
     // The context stays a raw pointer (`rawContext`), which C callbacks get back as it came; `context` is for
     // Swift values, and a C pointer boxed in it would only cost a copy and a cast at each use.
-    var request = OpenRequest(url, extra: extra, executor: executor,
-                              timeout: o.timeout_ms == 0 ? nil : .milliseconds(Int64(o.timeout_ms)))
     request.rawContext = o.context
     return request
 }

@@ -323,28 +323,45 @@ static void test_guards_and_deferred_opens(void)
     lr_open_options o1 = {xn, xv, 1, "ctx-orders", NULL, NULL, 0}, o2 = {NULL, NULL, 0, "ctx-wallet", NULL, NULL, 0};
     EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?targetclass=Orders", &o1, &result), LR_DEFERRED);
     EXPECT_INT(lr_router_open(r, "xksquare://com.authDynamic?targetclass=Wallet", &o2, &result), LR_DEFERRED);
+    /* A parked open keeps its own copy of the URL: the caller's string may change or go once the call returns. */
+    char *url = strdup("xksquare://com.authDynamic?targetclass=Cart");
+    EXPECT_INT(lr_router_open(r, url, &o2, &result), LR_DEFERRED);
+    memset(url, 'X', strlen(url));
+    free(url);
     const char *order[] = {
         "guard veto xksquare://com.dynamic?targetclass=Public", "Public ctx=(none)",
         "guard veto app://blocked/page",
         "guard veto xksquare://com.authDynamic?targetclass=Orders", "guard login xksquare://com.authDynamic?targetclass=Orders",
         "guard veto xksquare://com.authDynamic?targetclass=Wallet", "guard login xksquare://com.authDynamic?targetclass=Wallet",
+        "guard veto xksquare://com.authDynamic?targetclass=Cart", "guard login xksquare://com.authDynamic?targetclass=Cart",
     };
-    expect_events(order, 7, __LINE__);
+    expect_events(order, 9, __LINE__);
     struct seen pending = {0};
     size_t n = 0;
     EXPECT_INT(lr_router_pending(r, "login", collect, &pending, &n), LR_OK);
-    EXPECT_INT(n, 2);
+    EXPECT_INT(n, 3);
     EXPECT_STR(pending.urls[0], "xksquare://com.authDynamic?targetclass=Orders");
     EXPECT_STR(pending.contexts[1], "ctx-wallet");
+    EXPECT_STR(pending.urls[2], "xksquare://com.authDynamic?targetclass=Cart");
 
-    /* Logged in: resume replays both, in order, with their contexts. */
+    /* Logged in: resume replays them, in order, with their URLs and contexts. */
     __atomic_store_n(&logged_in, 1, __ATOMIC_SEQ_CST);
     reset_events();
     struct seen outcomes = {0};
     EXPECT_INT(lr_router_resume(r, "login", each_outcome, &outcomes, &n), LR_OK);
-    EXPECT_INT(n, 2);
+    EXPECT_INT(n, 3);
     EXPECT_STR(outcomes.urls[0], "0 ctx-orders");
     EXPECT_STR(outcomes.urls[1], "0 ctx-wallet");
+    EXPECT_STR(outcomes.urls[2], "0 ctx-wallet");
+    const char *replayed[] = {
+        "guard veto xksquare://com.authDynamic?targetclass=Orders", "guard login xksquare://com.authDynamic?targetclass=Orders",
+        "Orders ctx=ctx-orders",
+        "guard veto xksquare://com.authDynamic?targetclass=Wallet", "guard login xksquare://com.authDynamic?targetclass=Wallet",
+        "Wallet ctx=ctx-wallet",
+        "guard veto xksquare://com.authDynamic?targetclass=Cart", "guard login xksquare://com.authDynamic?targetclass=Cart",
+        "Cart ctx=ctx-wallet",
+    };
+    expect_events(replayed, 9, __LINE__);
     EXPECT_INT(lr_router_pending(r, "login", NULL, NULL, &n), LR_OK);
     EXPECT_INT(n, 0);
 

@@ -1,7 +1,18 @@
 /// Everything an `open` was asked, kept whole so that a deferred open is replayed as it came.
 public struct OpenRequest: Sendable {
     /// The URL as given.
-    public var url: String
+    public var url: String {
+        get { borrowedURL?.string ?? ownedURL }
+        set {
+            ownedURL = newValue
+            borrowedURL = nil
+        }
+    }
+    private var ownedURL: String
+    /// A C caller's URL bytes, borrowed for the blocking call that made this request (`lr_router_open`): its
+    /// String is made only if something needs one (a log line, the unmatched handler, an error), so a plain
+    /// open makes none. Whatever outlives the call takes `owned` (a parked open).
+    nonisolated(unsafe) package var borrowedURL: ByteSpan?
     /// Extra parameters (any values; those that are strings also take part in `Match.params`).
     public var extra: [String: any Sendable]
     /// The caller's context, handed to guards and the handler as it is.
@@ -14,6 +25,21 @@ public struct OpenRequest: Sendable {
     /// it back from here without a cast.
     nonisolated(unsafe) package var rawContext: UnsafeMutableRawPointer?
 
+    /// This request with a URL of its own: what may outlive the call that made it.
+    package var owned: OpenRequest {
+        guard let borrowed = borrowedURL else { return self }
+        var copy = self
+        copy.ownedURL = borrowed.string
+        copy.borrowedURL = nil
+        return copy
+    }
+
+    /// `body` over the URL's UTF-8 bytes, without making a String.
+    package func withURLBytes<R>(_ body: (ByteSpan) throws(RouterError) -> R) throws(RouterError) -> R {
+        if let borrowed = borrowedURL { return try body(borrowed) }
+        return try ownedURL.withSpan(body)
+    }
+
     /// Whether an executor was given, without copying it out.
     var hasExecutor: Bool {
         if case .none = executor { return false }
@@ -22,7 +48,7 @@ public struct OpenRequest: Sendable {
 
     public init(_ url: String, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
                 executor: (any Executor)? = nil, timeout: Duration? = nil) {
-        self.url = url
+        self.ownedURL = url
         self.extra = extra
         self.context = context
         self.executor = executor

@@ -43,14 +43,14 @@ public final class Reply: Sendable {
     }
 
     /// What a handler's value makes of its open, logged.
-    static func handled(_ value: (any Sendable)?, url: String, log: LogSink) -> OpenResult {
-        log(.debug, "open \(url): handled")
+    static func handled(_ value: (any Sendable)?, url: @autoclosure () -> String, log: LogSink) -> OpenResult {
+        log(.debug, "open \(url()): handled")
         return .opened(.value(value))
     }
 
     /// What a handler's error makes of its open, logged.
-    static func failed(_ error: any Error, url: String, log: LogSink) -> OpenResult {
-        log(.error, "open \(url): the handler failed: \(error)")
+    static func failed(_ error: any Error, url: @autoclosure () -> String, log: LogSink) -> OpenResult {
+        log(.error, "open \(url()): the handler failed: \(error)")
         return .failed(error)
     }
 

@@ -74,13 +74,13 @@ extension Router {
     /// The match for `request` (its string extras take part in the parameters), or nil.
     private func makeMatch(_ state: RouterState, _ request: OpenRequest) throws(RouterError) -> Match? {
         if request.extra.isEmpty {
-            return try request.url.withSpan { span throws(RouterError) in
+            return try request.withURLBytes { span throws(RouterError) in
                 try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0))
                     .map { Match($0, context: request.context, rawContext: request.rawContext) }
             }
         }
         let strings = request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
-        return try request.url.withSpan { span throws(RouterError) in
+        return try request.withURLBytes { span throws(RouterError) in
             try withExtraSpans(strings) { extras throws(RouterError) in
                 try MatchStorage.make(state, span, extras: extras)
                     .map { Match($0, extra: request.extra, context: request.context, rawContext: request.rawContext) }
@@ -128,7 +128,7 @@ extension Router {
         let count = parked.withLock { queues -> Int? in
             let count = queues[guardName, default: []].count
             guard count < limit else { return nil }
-            queues[guardName, default: []].append(ParkedOpen(request: request, guardName: guardName))
+            queues[guardName, default: []].append(ParkedOpen(request: request.owned, guardName: guardName))
             return count + 1
         }
         guard let count else {
@@ -161,17 +161,17 @@ extension Router {
         /// Runs work that answers as it returns (a `.sync` handler, the unmatched handler) here and now, its
         /// outcome into `result`: no reply to make and nothing to wait for. False (nothing run) for work that
         /// replies on its own. (A flag and an out value rather than an Optional: see Latch on memcheck.)
-        func runNow(_ match: Match?, url: String, log: LogSink, into result: inout OpenResult) -> Bool {
+        func runNow(_ match: Match?, url: @autoclosure () -> String, log: LogSink, into result: inout OpenResult) -> Bool {
             do {
                 switch self {
                 case .handler(let handler):
                     guard case .sync(let f) = handler.body, let match else { return false }
-                    result = Reply.handled(try f(match), url: url, log: log)
+                    result = Reply.handled(try f(match), url: url(), log: log)
                 case let .unmatched(handler, unmatchedURL):
-                    result = Reply.handled(try handler.body(unmatchedURL), url: url, log: log)
+                    result = Reply.handled(try handler.body(unmatchedURL), url: url(), log: log)
                 }
             } catch {
-                result = Reply.failed(error, url: url, log: log)
+                result = Reply.failed(error, url: url(), log: log)
             }
             return true
         }
