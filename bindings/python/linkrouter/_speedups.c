@@ -819,7 +819,10 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         return NULL;
     const char *text = NULL;
     Py_ssize_t len = 0;
-    if (PyUnicode_Check(url)) {
+    if (PyUnicode_Check(url) && PyUnicode_IS_COMPACT_ASCII(url)) {  /* the common case: its bytes are its UTF-8 */
+        text = (const char *)PyUnicode_DATA(url);
+        len = PyUnicode_GET_LENGTH(url);
+    } else if (PyUnicode_Check(url)) {
         text = PyUnicode_AsUTF8AndSize(url, &len);  /* no copy for ASCII; cached in the str otherwise */
         if (!text) {
             if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
@@ -910,8 +913,10 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         result = data;  /* None (the table changed meanwhile), or NULL with the error */
     }
 done:
-    PyMem_Free(heap_refs);
-    PyMem_Free(heap_scratch);
+    if (heap_refs)  /* (only a long URL or a large result has heap memory) */
+        PyMem_Free(heap_refs);
+    if (heap_scratch)
+        PyMem_Free(heap_scratch);
     Py_XDECREF(converted);
     return result;
 }
