@@ -244,10 +244,10 @@ fail:
     return NULL;
 }
 
-static int route_info_valid(PyObject *info, size_t path_count) {
+static int route_info_valid(PyObject *info) {  /* the shape route_info_new makes: the route cache's check */
     return PyTuple_CheckExact(info) && PyTuple_GET_SIZE(info) == INFO_SIZE
            && PyTuple_CheckExact(PyTuple_GET_ITEM(info, INFO_NAMES))
-           && PyTuple_GET_SIZE(PyTuple_GET_ITEM(info, INFO_NAMES)) == (Py_ssize_t)path_count;
+           && (uint64_t)PyTuple_GET_SIZE(PyTuple_GET_ITEM(info, INFO_NAMES)) <= UINT32_MAX;
 }
 
 /* -- Match --------------------------------------------------------------------------------------------------- */
@@ -268,16 +268,27 @@ typedef struct {
 
 static PyTypeObject MatchType;
 
-/* A Match of `path_count` values, none filled yet, not yet tracked by the GC. */
-static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *url) {
-    /* info is borrowed from the route cache, which code run by a collection during the allocation could empty */
-    Py_INCREF(info);
-    MatchObject *m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count);
-    if (!m) {
+/* Matches freed since, by number of path values (up to FREE_MAX_VALUES), kept for the next resolve as CPython
+   keeps tuples: a Match is made and dropped once per lookup, and the allocator's round trip (GC header included)
+   was about a seventh of the extension's work. Only touched under the GIL. A kept Match is untracked and holds
+   no references (match_dealloc dropped them); match_alloc sets every field again. */
+enum { FREE_MAX_VALUES = 4, FREE_PER_SIZE = 8 };
+static MatchObject *free_matches[FREE_MAX_VALUES + 1][FREE_PER_SIZE];
+static int free_count[FREE_MAX_VALUES + 1];
+
+/* A Match of `path_count` values, none filled yet, not yet tracked by the GC. Steals the reference to info (the
+   caller takes it before any allocation: code run by a collection could empty the route cache it came from);
+   target is info's. */
+static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *target, PyObject *url) {
+    MatchObject *m;
+    if (path_count <= FREE_MAX_VALUES && free_count[path_count] > 0) {
+        m = free_matches[path_count][--free_count[path_count]];
+        PyObject_InitVar((PyVarObject *)m, &MatchType, (Py_ssize_t)path_count);  /* refcount 1 */
+    } else if (!(m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count))) {
         Py_DECREF(info);
         return NULL;
     }
-    m->target = Py_NewRef(PyTuple_GET_ITEM(info, INFO_TARGET));
+    m->target = Py_NewRef(target);
     m->params = m->routed = m->parts = m->weakrefs = NULL;
     m->info = info;
     m->url = Py_NewRef(url);
@@ -311,9 +322,13 @@ static void match_dealloc(MatchObject *m) {
     Py_XDECREF(m->url);
     Py_XDECREF(m->routed);
     Py_XDECREF(m->parts);
-    for (Py_ssize_t i = 0; i < Py_SIZE(m); i++)
+    Py_ssize_t size = Py_SIZE(m);
+    for (Py_ssize_t i = 0; i < size; i++)
         Py_XDECREF(m->values[i]);
-    PyObject_GC_Del(m);
+    if (size <= FREE_MAX_VALUES && free_count[size] < FREE_PER_SIZE)
+        free_matches[size][free_count[size]++] = m;
+    else
+        PyObject_GC_Del(m);
 }
 
 /* The UTF-8 text of the URL that was routed: the rewritten one, else the URL as given. */
@@ -574,9 +589,8 @@ static int add_extra(PyObject *params, PyObject *extra) {  /* params.update(extr
 }
 
 /* The rest of a Match once its values are in: params, extra, then the GC may see it. Steals m. */
-static PyObject *match_finish(MatchObject *m, PyObject *router, const lr_param_ref *query, size_t query_count,
-                              PyObject *extra) {
-    PyObject *names = PyTuple_GET_ITEM(m->info, INFO_NAMES);
+static PyObject *match_finish(MatchObject *m, PyObject *names, PyObject *router, const lr_param_ref *query,
+                              size_t query_count, PyObject *extra) {
     m->params = params_new(router, names, m->values, (size_t)Py_SIZE(m), query, query_count);
     if (!m->params || add_extra(m->params, extra) < 0) {
         Py_DECREF(m);
@@ -589,10 +603,14 @@ static PyObject *match_finish(MatchObject *m, PyObject *router, const lr_param_r
 /* -- resolving ----------------------------------------------------------------------------------------------- */
 
 /* A router's route constants by route id: open addressing on the id itself (ids are insertion numbers, so
-   they spread evenly), at most half full, emptied when it holds route_cache_max entries. */
+   they spread evenly), at most half full, emptied when it holds route_cache_max entries. A slot also holds what
+   every resolve reads of the constants (their target and parameter names, borrowed from info): in a large table
+   the route is cold in the CPU's caches, and these loads then no longer wait for info's, one after the other. */
 typedef struct {
     uint32_t route_id;
-    PyObject *info;  /* NULL: an empty slot */
+    uint32_t path_count;       /* the number of names */
+    PyObject *info;            /* NULL: an empty slot */
+    PyObject *target, *names;  /* info's */
 } RouteSlot;
 
 typedef struct {
@@ -600,12 +618,14 @@ typedef struct {
     size_t mask, count;  /* capacity - 1 (a power of 2), entries */
 } RouteCache;
 
-static PyObject *cache_get(const RouteCache *c, uint32_t route_id) {  /* borrowed, or NULL */
+static const RouteSlot *cache_get(const RouteCache *c, uint32_t route_id) {  /* NULL when not cached */
     if (!c->slots)
         return NULL;
     for (size_t i = route_id & c->mask;; i = (i + 1) & c->mask) {
-        if (!c->slots[i].info || c->slots[i].route_id == route_id)
-            return c->slots[i].info;
+        if (!c->slots[i].info)
+            return NULL;
+        if (c->slots[i].route_id == route_id)
+            return &c->slots[i];
     }
 }
 
@@ -627,9 +647,16 @@ static void cache_place(RouteCache *c, uint32_t route_id, PyObject *info) {  /* 
         c->count++;
     c->slots[i].route_id = route_id;
     c->slots[i].info = info;
+    c->slots[i].target = PyTuple_GET_ITEM(info, INFO_TARGET);
+    c->slots[i].names = PyTuple_GET_ITEM(info, INFO_NAMES);
+    c->slots[i].path_count = (uint32_t)PyTuple_GET_SIZE(c->slots[i].names);
 }
 
 static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* takes a new reference */
+    if (!route_info_valid(info)) {
+        PyErr_SetString(PyExc_TypeError, "_routes: route id (int) -> route constants (tuple)");
+        return -1;
+    }
     if ((Py_ssize_t)c->count >= route_cache_max)
         cache_clear(c);
     if (!c->slots || 2 * (c->count + 1) > c->mask + 1) {
@@ -659,9 +686,12 @@ typedef struct {
     RouteCache routes;  /* what Python sees as `_routes` */
 } RouterCore;
 
-static PyObject *cached_info(RouterCore *self, uint32_t route_id, size_t path_count) {  /* borrowed, or NULL */
-    PyObject *info = cache_get(&self->routes, route_id);
-    return info && route_info_valid(info, path_count) ? info : NULL;
+/* The cached constants of the route of a result with path_count path parameters, NULL when there are none. The
+   slot is valid until the cache changes: read what is needed and take a reference to its info before any call
+   that could run Python code. */
+static const RouteSlot *cached_route(RouterCore *self, uint32_t route_id, size_t path_count) {
+    const RouteSlot *slot = cache_get(&self->routes, route_id);
+    return slot && slot->path_count == path_count ? slot : NULL;
 }
 
 /* Whether the route's pattern has optional groups ("app://user/:id(/:tab)"): each combination of its groups is
@@ -673,10 +703,11 @@ static int has_optional_groups(PyObject *info) {
 }
 
 static PyObject *cache_info(RouterCore *self, const Packed *pk) {  /* a new reference; cached when new */
-    PyObject *info = cached_info(self, pk->route_id, pk->path_count);
-    if (info)
-        return Py_NewRef(info);
-    if (!(info = route_info_new(pk)))
+    const RouteSlot *slot = cached_route(self, pk->route_id, pk->path_count);
+    if (slot)
+        return Py_NewRef(slot->info);
+    PyObject *info = route_info_new(pk);
+    if (!info)
         return NULL;
     if (!has_optional_groups(info) && cache_put(&self->routes, pk->route_id, info) < 0) {
         Py_DECREF(info);
@@ -685,11 +716,12 @@ static PyObject *cache_info(RouterCore *self, const Packed *pk) {  /* a new refe
     return info;
 }
 
-/* The Match of an lr_router_resolve_into result whose route is cached. */
-static PyObject *match_from_result(RouterCore *self, PyObject *info, const lr_result *res, const lr_param_ref *refs,
-                                   PyObject *url, PyObject *extra) {
+/* The Match of an lr_router_resolve_into result whose route is cached in `slot`. */
+static PyObject *match_from_result(RouterCore *self, const RouteSlot *slot, const lr_result *res,
+                                   const lr_param_ref *refs, PyObject *url, PyObject *extra) {
     size_t path_count = res->path_param_count;
-    MatchObject *m = match_alloc(path_count, info, url);
+    PyObject *names = slot->names;  /* (info keeps names and target alive) */
+    MatchObject *m = match_alloc(path_count, Py_NewRef(slot->info), slot->target, url);
     if (!m)
         return NULL;
     m->route_id = res->route_id;
@@ -699,7 +731,7 @@ static PyObject *match_from_result(RouterCore *self, PyObject *info, const lr_re
     for (size_t i = 0; i < path_count; i++)
         if (!(m->values[i] = decode(refs[i].value, refs[i].value_len)))
             goto fail;
-    return match_finish(m, (PyObject *)self, refs + path_count, res->param_count - path_count, extra);
+    return match_finish(m, names, (PyObject *)self, refs + path_count, res->param_count - path_count, extra);
 fail:
     Py_DECREF(m);
     return NULL;
@@ -713,8 +745,8 @@ static PyObject *match_from_packed(RouterCore *self, PyObject *data, PyObject *u
     PyObject *info = cache_info(self, &pk);
     if (!info)
         return NULL;
-    MatchObject *m = match_alloc(pk.path_count, info, url);
-    Py_DECREF(info);  /* the Match holds its own reference */
+    PyObject *names = PyTuple_GET_ITEM(info, INFO_NAMES);
+    MatchObject *m = match_alloc(pk.path_count, info, PyTuple_GET_ITEM(info, INFO_TARGET), url);  /* takes info */
     if (!m)
         return NULL;
     m->route_id = pk.route_id;
@@ -746,7 +778,7 @@ static PyObject *match_from_packed(RouterCore *self, PyObject *data, PyObject *u
         }
         count += !taken;
     }
-    PyObject *result = match_finish(m, (PyObject *)self, query, count, extra);
+    PyObject *result = match_finish(m, names, (PyObject *)self, query, count, extra);
     PyMem_Free(query);
     return result;
 fail:
@@ -801,7 +833,10 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         return NULL;
     const char *text = NULL;
     Py_ssize_t len = 0;
-    if (PyUnicode_Check(url)) {
+    if (PyUnicode_Check(url) && PyUnicode_IS_COMPACT_ASCII(url)) {  /* the common case: its bytes are its UTF-8 */
+        text = (const char *)PyUnicode_DATA(url);
+        len = PyUnicode_GET_LENGTH(url);
+    } else if (PyUnicode_Check(url)) {
         text = PyUnicode_AsUTF8AndSize(url, &len);  /* no copy for ASCII; cached in the str otherwise */
         if (!text) {
             if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
@@ -870,9 +905,9 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         }
     }
     if (rc == LR_OK) {
-        PyObject *info = cached_info(self, res.route_id, res.path_param_count);
-        if (info) {
-            result = match_from_result(self, info, &res, refs, url, extra);
+        const RouteSlot *slot = cached_route(self, res.route_id, res.path_param_count);
+        if (slot) {
+            result = match_from_result(self, slot, &res, refs, url, extra);
             goto done;
         }
     } else if (rc == LR_NOMATCH) {
@@ -892,8 +927,10 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         result = data;  /* None (the table changed meanwhile), or NULL with the error */
     }
 done:
-    PyMem_Free(heap_refs);
-    PyMem_Free(heap_scratch);
+    if (heap_refs)  /* (only a long URL or a large result has heap memory) */
+        PyMem_Free(heap_refs);
+    if (heap_scratch)
+        PyMem_Free(heap_scratch);
     Py_XDECREF(converted);
     return result;
 }
