@@ -15,17 +15,19 @@ final class MatchStorage: ManagedBuffer<MatchStorage.Header, UInt8> {
         var capacity = 0
     }
 
-    /// Resolves `url` on `state` into a new storage (this thread's spare one when it is big enough); nil for
-    /// no match.
-    static func make(_ state: RouterState, _ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> MatchStorage? {
+    /// Resolves `url` on `state` into a new storage; nil for no match. `reusable`: the match is an open's, whose
+    /// storage is recycled when the open is over, so it may be this thread's spare (when big enough) and is
+    /// made with room to spare; a `resolve`'s match is the caller's to keep, and is made to measure.
+    static func make(_ state: RouterState, _ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
+                     reusable: Bool = false) throws(RouterError) -> MatchStorage? {
         var storage: MatchStorage?
         _ = try state.matchRecord(url, extras: extras) { size in
             let made: MatchStorage
-            if let spare = ThreadState.takeSpareStorage(size) {
+            if reusable, let spare = ThreadState.takeSpareStorage(size) {
                 made = spare
             } else {
-                // At least 512 bytes, so that a storage kept as a spare fits most matches after it.
-                let capacity = max(size, 512)
+                // An open's at least 512 bytes, so that a storage kept as a spare fits most matches after it.
+                let capacity = reusable ? max(size, 512) : size
                 made = unsafeDowncast(MatchStorage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
                                       to: MatchStorage.self)
             }
