@@ -58,26 +58,20 @@ struct TargetHandlers: Sendable {
     var isEmpty: Bool { entries.isEmpty }
 
     /// Sets (nil: removes) the handler of `target`.
-    subscript(target: String) -> Handler? {
-        get {
-            let bytes = Array(target.utf8)
-            return bytes.withUnsafeBufferPointer { handler(for: ByteSpan(start: $0.baseAddress, count: $0.count)) }
+    mutating func set(_ handler: Handler?, for target: String) {
+        let bytes = Array(target.utf8)
+        entries.removeAll { $0.target == bytes }
+        if let handler {
+            let hash = bytes.withUnsafeBufferPointer { TargetHandlers.hash(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+            entries.append((hash, bytes, handler))
         }
-        set {
-            let bytes = Array(target.utf8)
-            entries.removeAll { $0.target == bytes }
-            if let newValue {
-                let hash = bytes.withUnsafeBufferPointer { TargetHandlers.hash(ByteSpan(start: $0.baseAddress, count: $0.count)) }
-                entries.append((hash, bytes, newValue))
-            }
-            var size = 8
-            while size < 2 * entries.count { size *= 2 }
-            slots = entries.isEmpty ? [] : [Int32](repeating: -1, count: size)
-            for (i, e) in entries.enumerated() {
-                var k = Int(truncatingIfNeeded: e.hash) & (size - 1)
-                while slots[k] >= 0 { k = (k + 1) & (size - 1) }
-                slots[k] = Int32(truncatingIfNeeded: i)
-            }
+        var size = 8
+        while size < 2 * entries.count { size *= 2 }
+        slots = entries.isEmpty ? [] : [Int32](repeating: -1, count: size)
+        for (i, e) in entries.enumerated() {
+            var k = Int(truncatingIfNeeded: e.hash) & (size - 1)
+            while slots[k] >= 0 { k = (k + 1) & (size - 1) }
+            slots[k] = Int32(truncatingIfNeeded: i)
         }
     }
 

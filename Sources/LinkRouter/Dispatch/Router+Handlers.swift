@@ -23,7 +23,7 @@ extension Router {
     /// Sets the handler of every route whose target is `target` that has no handler of its own: how the routes
     /// of a table file (which names targets, not code) get their handlers. nil removes it.
     public func handle(target: String, _ handler: Handler?) {
-        try? update { $0.with(dispatch: $0.dispatch.with { $0.byTarget[target] = handler }) }
+        try? update { $0.with(dispatch: $0.dispatch.with { $0.byTarget.set(handler, for: target) }) }
     }
 
     /// Adds (or replaces) the guard `name`. A global guard runs for every match, before the routes' required

@@ -73,13 +73,8 @@ extension Router {
 
     /// The match for `request` (its string extras take part in the parameters), or nil.
     private func makeMatch(_ state: RouterState, _ request: OpenRequest) throws(RouterError) -> Match? {
-        if request.extra.isEmpty {
-            return try request.withURLBytes { span throws(RouterError) in
-                try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0), reusable: true)
-                    .map { Match($0, context: request.context, rawContext: request.rawContext) }
-            }
-        }
-        let strings = request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
+        let strings = request.extra.isEmpty ? []
+            : request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
         return try request.withURLBytes { span throws(RouterError) in
             try withExtraSpans(strings) { extras throws(RouterError) in
                 try MatchStorage.make(state, span, extras: extras, reusable: true)

@@ -146,13 +146,21 @@ struct TrieWalk {
     func special(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
                  _ scratch: inout ByteWriter) -> SpecialHit? {
         if hasPercent { return specialDecoded(from: k, start, end, fold: fold, &scratch) }
-        let key = UnsafePointer(p + start), n = end &- start
+        guard let (e, v) = firstAccepting(from: k, UnsafePointer(p + start), end &- start, fold: fold) else { return nil }
+        return SpecialHit(child: e.child, next: e.next, start: start &+ v.start, end: start &+ v.end)
+    }
+
+    /// The first special edge, from edge `k` on, whose rule accepts the `n` bytes at `key`, with the offsets of
+    /// its value in them.
+    @inline(__always)
+    private func firstAccepting(from k: Int32, _ key: UnsafePointer<UInt8>, _ n: Int, fold: Bool)
+        -> (edge: SpecialEdge, value: (start: Int, end: Int))? {
         var k = k
         while k >= 0 {
             let e = specials[Int(k)]
             if let v = ParamRule.value(in: key, n, prefix: e.prefix, Int(e.prefixLength), suffix: e.suffix, Int(e.suffixLength),
                                        kind: e.kind, set: e.charSet, min: Int(e.minLength), max: Int(e.maxLength), fold: fold) {
-                return SpecialHit(child: e.child, next: e.next, start: start &+ v.start, end: start &+ v.end)
+                return (e, v)
             }
             k = e.next
         }
@@ -168,18 +176,9 @@ struct TrieWalk {
         guard let dst = scratch.reserve(rawCount), let n = percentDecode(ByteSpan(start: raw, count: rawCount), into: dst) else {
             return special(from: k, start, end, hasPercent: false, fold: fold, &scratch)
         }
-        let key = UnsafePointer(dst)
-        var k = k
-        while k >= 0 {
-            let e = specials[Int(k)]
-            if let v = ParamRule.value(in: key, n, prefix: e.prefix, Int(e.prefixLength), suffix: e.suffix, Int(e.suffixLength),
-                                       kind: e.kind, set: e.charSet, min: Int(e.minLength), max: Int(e.maxLength), fold: fold) {
-                return SpecialHit(child: e.child, next: e.next, start: rawOffset(start, decodedCount: v.start),
-                                  end: rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
-            }
-            k = e.next
-        }
-        return nil
+        guard let (e, v) = firstAccepting(from: k, UnsafePointer(dst), n, fold: fold) else { return nil }
+        return SpecialHit(child: e.child, next: e.next, start: rawOffset(start, decodedCount: v.start),
+                          end: rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
     }
 
     /// Where the element that starts at `start` (and decodes cleanly) is after `count` decoded bytes, or, with
