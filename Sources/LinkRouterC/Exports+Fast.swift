@@ -27,7 +27,9 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
             let pairs = try paramPairs(params, f)
             var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
                                     capacity: scratchCap)
-            switch try router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
+            switch router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
+            case .failed(let error):
+                throw error
             case .noMatch:
                 return 1
             case let .needsMemory(scratchSize, paramCount):
@@ -36,10 +38,11 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
                 throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
                     + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
             case let .matched(blob, routed, rewritten, pathCount, count):
-                res.pointee.target = cString(blob.target)
-                res.pointee.target_len = blob.target.count
-                res.pointee.pattern = cString(blob.pattern)
-                res.pointee.pattern_len = blob.pattern.count
+                let target = blob.target, pattern = blob.pattern  // each a call into the core: once
+                res.pointee.target = cString(target)
+                res.pointee.target_len = target.count
+                res.pointee.pattern = cString(pattern)
+                res.pointee.pattern_len = pattern.count
                 res.pointee.routed = cString(routed)
                 res.pointee.routed_len = routed.count
                 res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)

@@ -249,19 +249,17 @@ public final class Router: Sendable {
                     let attempt: ResolveAttempt<Void> = withTemporary(UInt8.self, capacity: scratchSize) { scratch in
                         withTemporary(QueryPair.self, capacity: capacity) { pairs -> ResolveAttempt<Void> in
                             var writer = ByteWriter(base: scratch, capacity: scratchSize)
-                            do throws(RouterError) {
-                                switch try state.resolveFlat(span, scratch: &writer, params: pairs, capacity: capacity) {
-                                case .noMatch:
-                                    return .done(())
-                                case let .needsMemory(needed, params):
-                                    return .retry(scratch: needed, values: 0, pairs: params)
-                                case let .matched(blob, routed, _, pathCount, count):
-                                    body(MatchView(blob: blob, routed: routed, pairs: UnsafeBufferPointer(start: pairs, count: count),
-                                                   pathCount: pathCount))
-                                    return .done(())
-                                }
-                            } catch {
+                            switch state.resolveFlat(span, scratch: &writer, params: pairs, capacity: capacity) {
+                            case .failed(let error):
                                 return .failed(error)
+                            case .noMatch:
+                                return .done(())
+                            case let .needsMemory(needed, params):
+                                return .retry(scratch: needed, values: 0, pairs: params)
+                            case let .matched(blob, routed, _, pathCount, count):
+                                body(MatchView(blob: blob, routed: routed, pairs: UnsafeBufferPointer(start: pairs, count: count),
+                                               pathCount: pathCount))
+                                return .done(())
                             }
                         } ?? .noMemory
                     } ?? .noMemory
@@ -286,10 +284,8 @@ public final class Router: Sendable {
     /// callers in other modules (the C ABI) run specialized code. The spans into the table stay valid while
     /// this thread's snapshot cache holds the snapshot: until its next call on any router.
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
-                             capacity: Int) throws(RouterError) -> FlatOutcome {
-        try withState { state throws(RouterError) in
-            try state.resolveFlat(url, scratch: &scratch, params: params, capacity: capacity)
-        }
+                             capacity: Int) -> FlatOutcome {
+        withState { state in state.resolveFlat(url, scratch: &scratch, params: params, capacity: capacity) }
     }
 
     /// The packed lookup (`RouterState.resolvePacked`) on the current snapshot.

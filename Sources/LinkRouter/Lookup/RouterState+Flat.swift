@@ -8,21 +8,26 @@ package enum FlatOutcome {
     case noMatch
     /// Too little room: a scratch size and a params capacity that suffice.
     case needsMemory(scratch: Int, params: Int)
+    /// Refused (a limit, a malformed URL, no memory). A case rather than a throw: the lookup runs inside closures
+    /// (the snapshot, the temporary values), and a typed throw through each would wrap the outcome in a Result
+    /// at every layer, which costs more than the lookup's own set-up.
+    case failed(RouterError)
 }
 
 extension RouterState {
     /// Resolves `url` using only the caller's memory: decoded bytes (and a rewritten URL) in `scratch`,
     /// parameter names and values in `params`, as spans into the URL, `scratch` or the table.
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
-                             capacity: Int) throws(RouterError) -> FlatOutcome {
+                             capacity: Int) -> FlatOutcome {
         let valueCount = table.maxParams + 1
-        let outcome = withTemporary(ByteSpan.self, capacity: valueCount) { values -> Result<FlatOutcome, RouterError> in
-            do throws(RouterError) { return .success(try resolveFlat(url, scratch: &scratch, params: params, capacity: capacity,
-                                                                     values: values, valueCount: valueCount)) }
-            catch { return .failure(error) }
-        }
-        guard let outcome else { throw RouterError(.noMemory, "out of memory: \(valueCount) parameter values") }
-        return try outcome.get()
+        return withTemporary(ByteSpan.self, capacity: valueCount) { values -> FlatOutcome in
+            do throws(RouterError) {
+                return try resolveFlat(url, scratch: &scratch, params: params, capacity: capacity, values: values,
+                                       valueCount: valueCount)
+            } catch {
+                return .failed(error)
+            }
+        } ?? .failed(RouterError(.noMemory, "out of memory: \(valueCount) parameter values"))
     }
 
     private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,

@@ -11,6 +11,7 @@ package final class RouteTable: @unchecked Sendable {
     let statics: ChunkReader<StaticSlot>
     let specials: ChunkReader<SpecialEdge>
     let edgeBits: Int
+    let edgeMask: Int
     let staticBits: Int
     /// Bit `length % 64` set for each static key's length (0: no static routes, the probe is skipped).
     let staticLengths: UInt64
@@ -28,6 +29,7 @@ package final class RouteTable: @unchecked Sendable {
         routes = r.reader
         statics = st.reader
         edgeBits = store.edgeBits
+        edgeMask = (1 << store.edgeBits) &- 1
         staticBits = store.staticBits
         staticLengths = store.staticUsed > 0 ? store.staticLengths : 0
         maxDepth = store.maxDepth
