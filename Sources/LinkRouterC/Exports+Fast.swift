@@ -27,7 +27,8 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
             let pairs = try paramPairs(params, f)
             var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
                                     capacity: scratchCap)
-            switch router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap) {
+            var found = FlatMatch()
+            switch router.resolveFlat(url, scratch: &writer, params: pairs, capacity: paramsCap, into: &found) {
             case .failed(let error):
                 throw error
             case .noMatch:
@@ -37,18 +38,17 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
                 res.pointee.needed_params = paramCount
                 throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
                     + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
-            case let .matched(blob, routed, rewritten, pathCount, count):
-                let target = blob.target, pattern = blob.pattern  // each a call into the core: once
-                res.pointee.target = cString(target)
-                res.pointee.target_len = target.count
-                res.pointee.pattern = cString(pattern)
-                res.pointee.pattern_len = pattern.count
-                res.pointee.routed = cString(routed)
-                res.pointee.routed_len = routed.count
-                res.pointee.route_id = UInt32(truncatingIfNeeded: blob.sequence)
-                res.pointee.rewritten = rewritten ? 1 : 0
-                res.pointee.path_param_count = pathCount
-                res.pointee.param_count = count
+            case .matched:
+                res.pointee.target = cString(found.target)
+                res.pointee.target_len = found.target.count
+                res.pointee.pattern = cString(found.pattern)
+                res.pointee.pattern_len = found.pattern.count
+                res.pointee.routed = cString(found.routed)
+                res.pointee.routed_len = found.routed.count
+                res.pointee.route_id = UInt32(truncatingIfNeeded: found.sequence)
+                res.pointee.rewritten = found.rewritten ? 1 : 0
+                res.pointee.path_param_count = found.pathCount
+                res.pointee.param_count = found.count
                 return 0
             }
         }

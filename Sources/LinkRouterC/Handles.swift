@@ -61,14 +61,21 @@ func bytes(_ s: CString?, _ what: StaticString, _ function: StaticString) throws
     return s.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(s)) }
 }
 
-/// `length` bytes of a C argument (no NUL needed); NULL is misuse unless the length is 0.
+/// `length` bytes of a C argument (no NUL needed); NULL is misuse unless the length is 0. Inline (every lookup
+/// starts here); the messages are made out of line.
+@inline(__always)
 func bytes(_ s: CString?, length: Int, _ what: StaticString, _ function: StaticString) throws(RouterError) -> ByteSpan {
-    guard length >= 0 else { throw RouterError(.misuse, "\(function): \(what) length is out of range") }
-    guard let s else {
+    guard length >= 0, let s else {
         if length == 0 { return .empty }
-        throw RouterError(.misuse, "\(function): \(what) is NULL")
+        throw badBytes(length, what, function)
     }
     return s.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: length) }
+}
+
+@inline(never)
+private func badBytes(_ length: Int, _ what: StaticString, _ function: StaticString) -> RouterError {
+    length < 0 ? RouterError(.misuse, "\(function): \(what) length is out of range")
+        : RouterError(.misuse, "\(function): \(what) is NULL")
 }
 
 /// A span from the table, the URL or scratch, as a C pointer ("" when empty).

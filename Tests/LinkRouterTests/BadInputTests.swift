@@ -188,6 +188,20 @@ final class BadInputTests: XCTestCase {
         assertUnchanged(r, "the URL table")
     }
 
+    /// The scheme byte class is a bit test (ASCII.isSchemeByte); every one of the 256 bytes against RFC 3986's
+    /// ALPHA / DIGIT / "+" / "-" / ".", written out as comparisons.
+    func testSchemeByteClassOverEveryByte() {
+        var accepted = 0
+        for b in 0...255 {
+            let byte = UInt8(b)
+            let rfc = (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b)
+                || byte == 0x2B || byte == 0x2D || byte == 0x2E
+            XCTAssertEqual(ASCII.isSchemeByte(byte), rfc, "byte \(b)")
+            if rfc { accepted += 1 }
+        }
+        XCTAssertEqual(accepted, 26 + 26 + 10 + 3)
+    }
+
     /// What odd authorities parse to, seen through a catch-all: (URL, host, path, the catch-all's value).
     static let oddAuthorities: [(String, String, String, String)] = [
         ("app:", "", "", ""),

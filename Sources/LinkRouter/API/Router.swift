@@ -249,16 +249,18 @@ public final class Router: Sendable {
                     let attempt: ResolveAttempt<Void> = withTemporary(UInt8.self, capacity: scratchSize) { scratch in
                         withTemporary(QueryPair.self, capacity: capacity) { pairs -> ResolveAttempt<Void> in
                             var writer = ByteWriter(base: scratch, capacity: scratchSize)
-                            switch state.resolveFlat(span, scratch: &writer, params: pairs, capacity: capacity) {
+                            var found = FlatMatch()
+                            switch state.resolveFlat(span, scratch: &writer, params: pairs, capacity: capacity, into: &found) {
                             case .failed(let error):
                                 return .failed(error)
                             case .noMatch:
                                 return .done(())
                             case let .needsMemory(needed, params):
                                 return .retry(scratch: needed, values: 0, pairs: params)
-                            case let .matched(blob, routed, _, pathCount, count):
-                                body(MatchView(blob: blob, routed: routed, pairs: UnsafeBufferPointer(start: pairs, count: count),
-                                               pathCount: pathCount))
+                            case .matched(let blob):
+                                body(MatchView(blob: blob, routed: found.routed,
+                                               pairs: UnsafeBufferPointer(start: pairs, count: found.count),
+                                               pathCount: found.pathCount))
                                 return .done(())
                             }
                         } ?? .noMemory
@@ -284,8 +286,8 @@ public final class Router: Sendable {
     /// callers in other modules (the C ABI) run specialized code. The spans into the table stay valid while
     /// this thread's snapshot cache holds the snapshot: until its next call on any router.
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
-                             capacity: Int) -> FlatOutcome {
-        withState { state in state.resolveFlat(url, scratch: &scratch, params: params, capacity: capacity) }
+                             capacity: Int, into found: inout FlatMatch) -> FlatOutcome {
+        withState { state in state.resolveFlat(url, scratch: &scratch, params: params, capacity: capacity, into: &found) }
     }
 
     /// The packed lookup (`RouterState.resolvePacked`) on the current snapshot.

@@ -1,10 +1,9 @@
 /// Resolving into caller memory: the zero-allocation lookup of the C ABI and the packed result of bindings.
 
-/// The outcome of `resolveFlat`: where things are in the caller's memory.
+/// The outcome of `resolveFlat`. Small (it returns in registers): where the parameters are is in `FlatMatch`.
 package enum FlatOutcome {
-    /// `params[0..<pathCount]` are the path parameters, `params[pathCount..<count]` the query pairs that no
-    /// path parameter takes, in order.
-    case matched(blob: RouteBlob, routed: ByteSpan, rewritten: Bool, pathCount: Int, count: Int)
+    /// The route; `FlatMatch` says where its parameters and the routed URL are.
+    case matched(RouteBlob)
     case noMatch
     /// Too little room: a scratch size and a params capacity that suffice.
     case needsMemory(scratch: Int, params: Int)
@@ -14,16 +13,33 @@ package enum FlatOutcome {
     case failed(RouterError)
 }
 
+/// Where a matched flat lookup put things: filled by `resolveFlat` through the caller's address rather than
+/// copied out of every layer. `params[0..<pathCount]` are the path parameters, `params[pathCount..<count]` the
+/// query pairs that no path parameter takes, in order.
+/// The route's target, pattern and id are read here, in the core, where the route's accessors inline (from the
+/// C ABI's module each is a call).
+package struct FlatMatch {
+    package var target = ByteSpan(start: nil, count: 0)
+    package var pattern = ByteSpan(start: nil, count: 0)
+    package var sequence = 0
+    package var routed = ByteSpan(start: nil, count: 0)
+    package var rewritten = false
+    package var pathCount = 0
+    package var count = 0
+
+    @inlinable package init() {}
+}
+
 extension RouterState {
     /// Resolves `url` using only the caller's memory: decoded bytes (and a rewritten URL) in `scratch`,
     /// parameter names and values in `params`, as spans into the URL, `scratch` or the table.
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
-                             capacity: Int) -> FlatOutcome {
+                             capacity: Int, into found: inout FlatMatch) -> FlatOutcome {
         let valueCount = table.maxParams + 1
         return withTemporary(ByteSpan.self, capacity: valueCount) { values -> FlatOutcome in
             do throws(RouterError) {
                 return try resolveFlat(url, scratch: &scratch, params: params, capacity: capacity, values: values,
-                                       valueCount: valueCount)
+                                       valueCount: valueCount, into: &found)
             } catch {
                 return .failed(error)
             }
@@ -31,8 +47,8 @@ extension RouterState {
     }
 
     private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
-                             capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int) throws(RouterError)
-        -> FlatOutcome {
+                             capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int,
+                             into found: inout FlatMatch) throws(RouterError) -> FlatOutcome {
         var memory = ResolveMemory(scratch: scratch, values: values, valueCapacity: valueCount,
                                    pairs: nil, pairCapacity: 0)
         defer { scratch = memory.scratch }
@@ -64,9 +80,14 @@ extension RouterState {
                     count += 1
                 }
             }
-            let routed = memory.routed
-            return .matched(blob: blob, routed: routed, rewritten: routed.start != url.start, pathCount: pathCount,
-                            count: count)
+            found.target = blob.target
+            found.pattern = blob.pattern
+            found.sequence = blob.sequence
+            found.routed = memory.routed
+            found.rewritten = memory.routed.start != url.start
+            found.pathCount = pathCount
+            found.count = count
+            return .matched(blob)
         }
     }
 

@@ -174,9 +174,18 @@ extension RouterState {
 
     /// A path of n bytes holds at most (n + 1) / 2 segments, so only long paths are counted. The host counts as
     /// one segment, as in patterns.
+    /// (The bound is checked inline; the count, for long paths only, is a call.)
+    @inline(__always)
     func checkSegments(_ url: ByteSpan, from pathStart: Int, to pathEnd: Int, host: Bool) throws(RouterError) {
         let hostSegments = host ? 1 : 0
-        guard (pathEnd - pathStart + 1) / 2 + hostSegments > limits.maxSegments, let p = url.start else { return }
+        // Offsets within a URL no longer than maxURLLength: no overflow.
+        guard (pathEnd &- pathStart &+ 1) / 2 &+ hostSegments > limits.maxSegments else { return }
+        try countSegments(url, from: pathStart, to: pathEnd, hostSegments: hostSegments)
+    }
+
+    @inline(never)
+    private func countSegments(_ url: ByteSpan, from pathStart: Int, to pathEnd: Int, hostSegments: Int) throws(RouterError) {
+        guard let p = url.start else { return }
         var segments = hostSegments
         var inSegment = false
         for i in pathStart..<pathEnd {
