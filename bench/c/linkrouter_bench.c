@@ -238,24 +238,31 @@ static void metric(const char *name, double value, const char *unit, const char 
     fflush(stdout);
 }
 
-/* ns per lr_router_resolve_into of `url`, median of 7 runs of 200,000 lookups (thread CPU time). */
-static double lookup_ns(lr_router *r, const char *url) {
+/* ns per lr_router_resolve_into of `url`: one run of 200,000 lookups (thread CPU time). */
+static double lookup_run_ns(lr_router *r, const char *url) {
     static char scratch[4096];
     lr_result res;
     lr_param_ref params[MAX_PARAMS];
     size_t n = strlen(url);
+    uint64_t acc = 0, t0 = bench_cpu_ns();
+    for (int i = 0; i < 200000; i++)
+        if (lr_router_resolve_into(r, url, n, &res, params, MAX_PARAMS, scratch, sizeof scratch) == LR_OK)
+            acc += res.route_id + params[0].value_len;
+    bench_sink += acc;
+    return (double)(bench_cpu_ns() - t0) / 200000.0;
+}
+
+static double median(double *v, int n) {
+    for (int i = 1; i < n; i++)  /* insertion sort, then the middle */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+    return v[n / 2];
+}
+
+/* The median of 7 runs of `url` through `r`. */
+static double lookup_ns(lr_router *r, const char *url) {
     double runs[7];
-    for (int k = 0; k < 7; k++) {
-        uint64_t acc = 0, t0 = bench_cpu_ns();
-        for (int i = 0; i < 200000; i++)
-            if (lr_router_resolve_into(r, url, n, &res, params, MAX_PARAMS, scratch, sizeof scratch) == LR_OK)
-                acc += res.route_id + params[0].value_len;
-        runs[k] = (double)(bench_cpu_ns() - t0) / 200000.0;
-        bench_sink += acc;
-    }
-    for (int i = 1; i < 7; i++)  /* insertion sort, then the middle */
-        for (int j = i; j > 0 && runs[j] < runs[j - 1]; j--) { double t = runs[j]; runs[j] = runs[j - 1]; runs[j - 1] = t; }
-    return runs[3];
+    for (int k = 0; k < 7; k++) runs[k] = lookup_run_ns(r, url);
+    return median(runs, 7);
 }
 
 /* What a typed parameter costs: the same URL through a plain ":id" and through ":id<int>" (with a plain ":name"
@@ -268,11 +275,21 @@ static void typed_metrics(void) {
         fprintf(stderr, "typed_metrics: %s\n", lr_last_error());
         return;
     }
-    double base = lookup_ns(plain, "bench://user/1234567"), t = lookup_ns(typed, "bench://user/1234567");
+    /* The two lookups alternate, run by run, and the check is the median of the 15 paired differences: a
+       difference of a few ns between two ~100 ns figures taken one after the other moved with the machine's
+       drift (6 to 10 ns between runs of make bench). */
+    double plains[15], typeds[15], diffs[15];
+    for (int k = 0; k < 15; k++) {
+        plains[k] = lookup_run_ns(plain, "bench://user/1234567");
+        typeds[k] = lookup_run_ns(typed, "bench://user/1234567");
+        diffs[k] = typeds[k] - plains[k];
+    }
+    double check = median(diffs, 15), base = median(plains, 15), t = median(typeds, 15);
     double refused = lookup_ns(typed, "bench://user/joe1234");
     metric("plain_param_lookup_ns", base, "ns", "lr_router_resolve_into of bench://user/1234567 on bench://user/:id");
     metric("typed_param_lookup_ns", t, "ns", "the same URL on bench://user/:id<int> (beside bench://user/:name)");
-    metric("typed_param_check_ns", t - base, "ns", "typed_param_lookup_ns minus plain_param_lookup_ns: the <int> check");
+    metric("typed_param_check_ns", check, "ns",
+           "the <int> check: the median of 15 differences typed minus plain, the two run alternately");
     metric("typed_param_refused_ns", refused, "ns", "bench://user/joe1234 on the same table: <int> refuses, :name takes it");
     lr_router_free(plain);
     lr_router_free(typed);
