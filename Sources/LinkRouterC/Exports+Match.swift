@@ -22,8 +22,11 @@ private func record(_ m: MatchHandle?, _ function: StaticString) -> MatchRecord?
 
 @inline(__always)
 private func field(_ m: MatchHandle?, _ f: MatchRecord.Field, _ function: StaticString) -> CString {
-    guard let r = record(m, function) else { return emptyCString }
-    return cString(r.field(f))
+    guard let m else {
+        noteMisuse("\(function): the match is NULL")
+        return emptyCString
+    }
+    return UnsafeRawPointer(MatchRecord.fieldStart(f, in: m)).assumingMemoryBound(to: CChar.self)
 }
 
 /// Item `i` of a list of `count`, or nil when out of range.
@@ -96,8 +99,8 @@ public func lr_match_param_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
 @c(lr_match_get)
 public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? {
     guard let r = record(m, "lr_match_get"), let name else { return nil }
-    let key = name.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(name)) }
-    return r.paramIndex(key).map { cString(r.param($0).value) }
+    let value = name.withMemoryRebound(to: UInt8.self, capacity: 1) { r.paramValue(cName: $0) }
+    return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
 }
 
 @c(lr_match_query_count)

@@ -408,6 +408,20 @@ static void test_decoded_nul(void)
     EXPECT_TRUE(json && strstr(json, "\\u0000") != NULL, "JSON escapes a decoded NUL as \\u0000");
     lr_string_free(json);
     lr_match_free(m);
+    /* A query key holding a decoded NUL ("a\0b") is a name no C string spells: lr_match_get compares a name up
+       to its NUL and never reads past it, so "a" is not that key, and "ab" neither; the plain key beside it is. */
+    const char *keys = "app://user/7?a%00b=1&ab=2&a=3";
+    EXPECT_INT(lr_router_resolve(r, keys, &m), LR_OK);
+    const struct { const char *name; const char *value; } gets[] = {
+        {"a", "3"}, {"ab", "2"}, {"id", "7"},
+        {"a\0b", "3"},  /* a C string ends at its NUL: this asks for "a" */
+        {"b", NULL}, {"", NULL}, {"a\0", "3"},
+    };
+    for (size_t i = 0; i < sizeof gets / sizeof gets[0]; i++) {
+        const char *got = lr_match_get(m, gets[i].name);
+        EXPECT_TRUE(gets[i].value ? got && strcmp(got, gets[i].value) == 0 : got == NULL, gets[i].name);
+    }
+    lr_match_free(m);
     lr_router_free(r);
 }
 

@@ -88,6 +88,40 @@ package struct MatchRecord {
     package func requires(_ i: Int) -> ByteSpan { ref(requiresStart + i) }
     package func meta(_ i: Int) -> (name: ByteSpan, value: ByteSpan) { pair(metaStart, i) }
 
+    /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
+    /// absent. The name is compared up to its NUL and never read past it (so a stored name holding a decoded NUL
+    /// matches no C string): `lr_match_get` in one call into the core, with no strlen.
+    package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        let n = paramCount
+        var i = 0
+        while i < n {
+            let key = ref(mergedStart &+ 2 &* i)
+            if let k = key.start, MatchRecord.cStringEquals(name, k, key.count) {
+                return ref(mergedStart &+ 2 &* i &+ 1).start
+            }
+            i &+= 1
+        }
+        return nil
+    }
+
+    /// Whether the C string `c` is exactly the `n` bytes at `s`.
+    @inline(__always)
+    private static func cStringEquals(_ c: UnsafePointer<UInt8>, _ s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var k = 0
+        while k < n {
+            let b = c[k]
+            if b == 0 || b != s[k] { return false }
+            k &+= 1
+        }
+        return c[n] == 0
+    }
+
+    /// Fixed string `f` of the record at `base`, NUL-terminated: the getters' one call into the core.
+    package static func fieldStart(_ f: Field, in base: UnsafeRawPointer) -> UnsafePointer<UInt8> {
+        let at = 4 &* headerWords &+ 8 &* f.rawValue
+        return (base + Int(base.loadUnaligned(fromByteOffset: at, as: UInt32.self))).assumingMemoryBound(to: UInt8.self)
+    }
+
     /// The index of merged parameter `name`, or nil.
     @inline(__always) package func paramIndex(_ name: ByteSpan) -> Int? {
         let n = paramCount
