@@ -312,12 +312,39 @@ static int match_clear(MatchObject *m) {
     return 0;
 }
 
+/* Emptied params dicts, kept for the next Match: a dict made and freed per lookup (object, GC header) cost more
+   than emptying one. Only a dict nothing else holds and the GC does not track (its values are str and the like,
+   so emptying it runs no Python code) is kept. Only touched under the GIL. */
+enum { SPARE_DICTS = 16 };
+static PyObject *spare_dicts[SPARE_DICTS];
+static int spare_dict_count;
+
+#if PY_VERSION_HEX >= 0x03090000
+#define DICT_UNTRACKED(d) (!PyObject_GC_IsTracked(d))
+#else
+#define DICT_UNTRACKED(d) 0
+#endif
+
+static void params_release(PyObject *params) {  /* Py_XDECREF, or kept as a spare */
+    if (params && Py_REFCNT(params) == 1 && PyDict_CheckExact(params) && DICT_UNTRACKED(params)
+        && spare_dict_count < SPARE_DICTS) {
+        PyDict_Clear(params);
+        spare_dicts[spare_dict_count++] = params;
+    } else {
+        Py_XDECREF(params);
+    }
+}
+
+static PyObject *params_dict(void) {  /* an empty dict */
+    return spare_dict_count > 0 ? spare_dicts[--spare_dict_count] : PyDict_New();
+}
+
 static void match_dealloc(MatchObject *m) {
     PyObject_GC_UnTrack(m);
     if (m->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)m);
     Py_XDECREF(m->target);
-    Py_XDECREF(m->params);
+    params_release(m->params);
     Py_XDECREF(m->info);
     Py_XDECREF(m->url);
     Py_XDECREF(m->routed);
@@ -554,7 +581,7 @@ static PyObject *params_new(PyObject *router, PyObject *names, PyObject *const *
             return params;
         }
     }
-    PyObject *params = PyDict_New();
+    PyObject *params = params_dict();
     if (!params)
         return NULL;
     for (size_t i = 0; i < path_count; i++)

@@ -250,3 +250,26 @@ def test_route_cache_survives_clear_and_reuse():
     assert (m.target, m.pattern, m.name, m.metadata, m.params) == ("A2", "app://a/:y", None, None, {"y": "3"})
     assert r.resolve("app://a/4").path_params == [("y", "4")]
     r.close()
+
+
+def test_params_dicts_kept_by_the_caller_stay_as_they_are():
+    # The extension reuses a freed Match's params dict: only one nothing else holds.
+    r = linkrouter.Router()
+    r.add("app://a/:x/:y", "A")
+    kept, views, items = [], [], []
+    for i in range(40):
+        m = r.resolve("app://a/%d/%d?q=%d" % (i, i + 1, i))
+        m.params["own"] = i  # a caller may change its dict; the next Match's starts empty all the same
+        if i % 4 == 0:
+            kept.append(m.params)
+        elif i % 4 == 1:
+            views.append(m.params.values())
+        elif i % 4 == 2:
+            items.append(iter(m.params.items()))
+        m = None  # i % 4 == 3: the dict is dropped with its Match
+    assert kept == [{"x": str(i), "y": str(i + 1), "q": str(i), "own": i} for i in range(0, 40, 4)]
+    assert [list(v) for v in views] == [[str(i), str(i + 1), str(i), i] for i in range(1, 40, 4)]
+    assert [dict(it) for it in items] == [{"x": str(i), "y": str(i + 1), "q": str(i), "own": i}
+                                         for i in range(2, 40, 4)]
+    assert r.resolve("app://a/7/8").params == {"x": "7", "y": "8"}
+    r.close()
