@@ -378,6 +378,11 @@ static void test_zero_allocation_and_packed(void)
     EXPECT_INT(lr_router_resolve_into(r, "nourl", 5, &res, params, 8, scratch, sizeof scratch), LR_EINVAL);
     EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), NULL, params, 8, scratch, sizeof scratch), LR_EMISUSE);
     EXPECT_INT(lr_router_resolve_into(r, NULL, 3, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
+    EXPECT_CONTAINS(lr_last_error(), "lr_router_resolve_into: url is NULL");
+    EXPECT_INT(lr_router_resolve_into(r, NULL, SIZE_MAX, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
+    EXPECT_CONTAINS(lr_last_error(), "lr_router_resolve_into: url length is out of range");
+    EXPECT_INT(lr_router_resolve_into(r, url, SIZE_MAX, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
+    EXPECT_CONTAINS(lr_last_error(), "lr_router_resolve_into: url length is out of range");
 
     /* Rewritten URLs live in scratch. */
     EXPECT_INT(lr_router_add_rewrite(r, "^old://(\\w+)", "app://files/$1/x"), LR_OK);

@@ -410,12 +410,12 @@ static void test_decoded_nul(void)
     lr_match_free(m);
     /* A query key holding a decoded NUL ("a\0b") is a name no C string spells: lr_match_get compares a name up
        to its NUL and never reads past it, so "a" is not that key, and "ab" neither; the plain key beside it is. */
-    const char *keys = "app://user/7?a%00b=1&ab=2&a=3";
+    const char *keys = "app://user/7?a%00b=1&ab=2&a=3&=4";
     EXPECT_INT(lr_router_resolve(r, keys, &m), LR_OK);
     const struct { const char *name; const char *value; } gets[] = {
         {"a", "3"}, {"ab", "2"}, {"id", "7"},
         {"a\0b", "3"},  /* a C string ends at its NUL: this asks for "a" */
-        {"b", NULL}, {"", NULL}, {"a\0", "3"},
+        {"b", NULL}, {"", "4"}, {"a\0", "3"}, {"abc", NULL}, {"idx", NULL}, {"i", NULL},
     };
     for (size_t i = 0; i < sizeof gets / sizeof gets[0]; i++) {
         const char *got = lr_match_get(m, gets[i].name);

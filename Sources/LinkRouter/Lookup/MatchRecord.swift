@@ -39,10 +39,14 @@ package struct MatchRecord {
     }
 
     @inline(__always) func ref(_ i: Int) -> ByteSpan {
-        let at = 4 &* MatchRecord.headerWords &+ 8 &* i
-        let offset = Int(base.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-        let count = Int(base.loadUnaligned(fromByteOffset: at &+ 4, as: UInt32.self))
-        return ByteSpan(start: (base + offset).assumingMemoryBound(to: UInt8.self), count: count)
+        let count = Int(base.loadUnaligned(fromByteOffset: MatchRecord.refAt(i) &+ 4, as: UInt32.self))
+        return ByteSpan(start: MatchRecord.refStart(i, in: base), count: count)
+    }
+
+    /// Where ref `i` is in the block, and where the string it refers to starts.
+    @inline(__always) private static func refAt(_ i: Int) -> Int { 4 &* headerWords &+ 8 &* i }
+    @inline(__always) private static func refStart(_ i: Int, in base: UnsafeRawPointer) -> UnsafePointer<UInt8> {
+        (base + Int(base.loadUnaligned(fromByteOffset: refAt(i), as: UInt32.self))).assumingMemoryBound(to: UInt8.self)
     }
 
     /// A fixed string; NUL-terminated.
@@ -118,8 +122,7 @@ package struct MatchRecord {
 
     /// Fixed string `f` of the record at `base`, NUL-terminated: the getters' one call into the core.
     package static func fieldStart(_ f: Field, in base: UnsafeRawPointer) -> UnsafePointer<UInt8> {
-        let at = 4 &* headerWords &+ 8 &* f.rawValue
-        return (base + Int(base.loadUnaligned(fromByteOffset: at, as: UInt32.self))).assumingMemoryBound(to: UInt8.self)
+        refStart(f.rawValue, in: base)
     }
 
     /// The index of merged parameter `name`, or nil.

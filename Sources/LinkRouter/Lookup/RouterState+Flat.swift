@@ -1,6 +1,7 @@
 /// Resolving into caller memory: the zero-allocation lookup of the C ABI and the packed result of bindings.
 
-/// The outcome of `resolveFlat`. Small (it returns in registers): where the parameters are is in `FlatMatch`.
+/// The outcome of `resolveFlat`: the route, not where its parameters are (that is in `FlatMatch`, filled in
+/// place), so that the outcome stays small as it passes up through the layers.
 package enum FlatOutcome {
     /// The route; `FlatMatch` says where its parameters and the routed URL are.
     case matched(RouteBlob)

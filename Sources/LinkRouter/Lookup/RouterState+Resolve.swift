@@ -178,7 +178,8 @@ extension RouterState {
     @inline(__always)
     func checkSegments(_ url: ByteSpan, from pathStart: Int, to pathEnd: Int, host: Bool) throws(RouterError) {
         let hostSegments = host ? 1 : 0
-        // Offsets within a URL no longer than maxURLLength: no overflow.
+        // Wrapping operators, for no overflow checks on every lookup: offsets within a URL no longer than
+        // maxURLLength cannot overflow.
         guard (pathEnd &- pathStart &+ 1) / 2 &+ hostSegments > limits.maxSegments else { return }
         try countSegments(url, from: pathStart, to: pathEnd, hostSegments: hostSegments)
     }

@@ -313,8 +313,9 @@ static int match_clear(MatchObject *m) {
 }
 
 /* Emptied params dicts, kept for the next Match: a dict made and freed per lookup (object, GC header) cost more
-   than emptying one. Only a dict nothing else holds and the GC does not track (its values are str and the like,
-   so emptying it runs no Python code) is kept. Only touched under the GIL. */
+   than emptying one. Only a dict nothing else holds and the GC does not track is kept. Emptying it may still run
+   Python code (a key the caller put there may carry a weakref callback), which may take or keep spares: the room
+   and the dict are checked again after. Only touched under the GIL. */
 enum { SPARE_DICTS = 16 };
 static PyObject *spare_dicts[SPARE_DICTS];
 static int spare_dict_count;
@@ -329,10 +330,13 @@ static void params_release(PyObject *params) {  /* Py_XDECREF, or kept as a spar
     if (params && Py_REFCNT(params) == 1 && PyDict_CheckExact(params) && DICT_UNTRACKED(params)
         && spare_dict_count < SPARE_DICTS) {
         PyDict_Clear(params);
-        spare_dicts[spare_dict_count++] = params;
-    } else {
-        Py_XDECREF(params);
+        if (spare_dict_count < SPARE_DICTS && Py_REFCNT(params) == 1 && PyDict_GET_SIZE(params) == 0
+            && DICT_UNTRACKED(params)) {
+            spare_dicts[spare_dict_count++] = params;
+            return;
+        }
     }
+    Py_XDECREF(params);
 }
 
 static PyObject *params_dict(void) {  /* an empty dict */
@@ -1174,12 +1178,23 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The kept dicts and Matches go with the module, so that a leak checker sees none at exit. */
+static void module_free(void *module) {
+    (void)module;
+    while (spare_dict_count > 0)
+        Py_DECREF(spare_dicts[--spare_dict_count]);
+    for (int size = 0; size <= FREE_MAX_VALUES; size++)
+        while (free_count[size] > 0)
+            PyObject_GC_Del(free_matches[size][--free_count[size]]);
+}
+
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "linkrouter._speedups",
     .m_doc = PyDoc_STR("Router.resolve and Match in C, over the library the ctypes layer loaded (see _speedups.c)."),
     .m_size = -1,
     .m_methods = module_methods,
+    .m_free = module_free,
 };
 
 PyMODINIT_FUNC PyInit__speedups(void) {

@@ -273,3 +273,30 @@ def test_params_dicts_kept_by_the_caller_stay_as_they_are():
                                          for i in range(2, 40, 4)]
     assert r.resolve("app://a/7/8").params == {"x": "7", "y": "8"}
     r.close()
+
+
+def test_emptying_a_params_dict_may_run_code_that_resolves():
+    # A key the caller puts in m.params may carry a weakref callback (a code object: not tracked by the GC, so
+    # the dict stays a candidate for reuse). Emptying that dict runs the callback; here it resolves and drops
+    # more Matches than the extension keeps dicts for, while the first dict is being emptied.
+    import weakref
+
+    r = linkrouter.Router()
+    r.add("app://a/:x", "A")
+    ran = []
+
+    def callback(_ref):
+        ran.append([r.resolve("app://a/%d" % i).params for i in range(3)])
+        held = [r.resolve("app://a/%d" % i) for i in range(40)]
+        del held  # 40 dicts freed at once: the spares fill up while the first dict is still being emptied
+
+    code = compile("1", "<key>", "eval")
+    ref = weakref.ref(code, callback)
+    m = r.resolve("app://a/1")
+    m.params[code] = 1
+    del code
+    m = None  # the dict is emptied here: the code object goes, the callback runs
+    assert len(ran) == 1 and ran[0] == [{"x": "0"}, {"x": "1"}, {"x": "2"}]
+    assert ref() is None
+    assert [r.resolve("app://a/%d" % i).params for i in range(50)] == [{"x": str(i)} for i in range(50)]
+    r.close()
