@@ -28,7 +28,7 @@ C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
 EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
 C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
 
-.PHONY: all deps lib examples demo bench test test-swift test-c test-examples test-exports test-install test-python test-tool \
+.PHONY: all deps lib examples demo bench bench-instructions test test-swift test-c test-examples test-exports test-install test-python test-tool \
         install uninstall clean
 
 all: lib examples
@@ -71,6 +71,10 @@ demo: all
 # Kept out of `make` and `make test`: it installs peers (apt libr3-dev, a venv from PyPI) and takes minutes.
 bench: lib
 	bash bench/run.sh
+
+# Instructions per lookup, resolve and open under callgrind: deterministic, for changes smaller than the noise.
+bench-instructions: lib
+	bash bench/instructions.sh
 
 test: all test-swift test-c test-examples test-seeds test-exports test-install test-tool test-python test-go test-java
 	@echo "make test: all passed"
