@@ -100,12 +100,20 @@ func paramPairs(_ params: UnsafeMutablePointer<lr_param_ref>?, _ function: Stati
 /// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL, and a string longer than
 /// `maxLength` is LR_ELIMIT, refused before it is copied.
 func text(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError) -> String {
+    try textBytes(s, what, function, maxLength: maxLength).string
+}
+
+/// The bytes of a C string argument checked as `text` checks them, without making a String. Inline: an open
+/// checks its URL here.
+@inline(__always)
+func textBytes(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError)
+    -> ByteSpan {
     let span = try bytes(s, what, function)
     guard span.count <= maxLength else {
         throw RouterError(.limit, "\(function): \(what) of \(span.count) bytes is longer than \(maxLength) bytes")
     }
     guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): \(what) is not valid UTF-8") }
-    return span.string
+    return span
 }
 
 /// An optional C string argument (NULL allowed).
@@ -354,10 +362,8 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
                  borrowingURL: Bool = false) throws(RouterError) -> OpenRequest {
     var request: OpenRequest
     if borrowingURL {
-        let span = try bytes(url, "url", function)
-        guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): url is not valid UTF-8") }
         request = OpenRequest("")
-        request.borrowedURL = span
+        request.borrowedURL = try textBytes(url, "url", function)
     } else {
         request = OpenRequest(try text(url, "url", function))
     }

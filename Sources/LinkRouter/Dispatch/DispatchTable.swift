@@ -48,10 +48,10 @@ final class DispatchTable: Sendable {
     }
 }
 
-/// Handlers by target, found from the target's bytes in the match: an open makes no String and hashes no key
-/// to find its handler. An open-addressing table of FNV-1a hashes, rebuilt when a handler is set (rare).
+/// Handlers by target, found from the target's bytes in the match: an open makes no String to find its
+/// handler. An open-addressing table on the trie's key hash (`digest`), rebuilt when a handler is set (rare).
 struct TargetHandlers: Sendable {
-    private var entries: [(hash: UInt64, target: [UInt8], handler: Handler)] = []
+    private var entries: [(hash: UInt32, target: [UInt8], handler: Handler)] = []
     /// Indexes into `entries` (-1: empty); a power of two, at most half full.
     private var slots: [Int32] = []
 
@@ -62,7 +62,7 @@ struct TargetHandlers: Sendable {
         let bytes = Array(target.utf8)
         entries.removeAll { $0.target == bytes }
         if let handler {
-            let hash = bytes.withUnsafeBufferPointer { TargetHandlers.hash(ByteSpan(start: $0.baseAddress, count: $0.count)) }
+            let hash = bytes.withUnsafeBufferPointer { digest($0.baseAddress, $0.count, fold: false).hash }
             entries.append((hash, bytes, handler))
         }
         var size = 8
@@ -77,7 +77,7 @@ struct TargetHandlers: Sendable {
 
     func handler(for target: ByteSpan) -> Handler? {
         guard !slots.isEmpty else { return nil }
-        let hash = TargetHandlers.hash(target), mask = slots.count &- 1
+        let hash = digest(target.start, target.count, fold: false).hash, mask = slots.count &- 1
         var k = Int(truncatingIfNeeded: hash) & mask
         while true {
             let i = Int(slots[k])
@@ -89,13 +89,5 @@ struct TargetHandlers: Sendable {
             }
             k = (k &+ 1) & mask
         }
-    }
-
-    private static func hash(_ bytes: ByteSpan) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        if let p = bytes.start {
-            for i in 0..<bytes.count { h = (h ^ UInt64(p[i])) &* 0x0000_0100_0000_01B3 }
-        }
-        return h
     }
 }

@@ -96,16 +96,8 @@ package struct MatchRecord {
     /// absent. The name is compared up to its NUL and never read past it (so a stored name holding a decoded NUL
     /// matches no C string): `lr_match_get` in one call into the core, with no strlen.
     package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        let n = paramCount
-        var i = 0
-        while i < n {
-            let key = ref(mergedStart &+ 2 &* i)
-            if let k = key.start, MatchRecord.cStringEquals(name, k, key.count) {
-                return ref(mergedStart &+ 2 &* i &+ 1).start
-            }
-            i &+= 1
-        }
-        return nil
+        firstParam { key in key.start.map { MatchRecord.cStringEquals(name, $0, key.count) } ?? false }
+            .flatMap { param($0).value.start }
     }
 
     /// Whether the C string `c` is exactly the `n` bytes at `s`.
@@ -127,10 +119,15 @@ package struct MatchRecord {
 
     /// The index of merged parameter `name`, or nil.
     @inline(__always) package func paramIndex(_ name: ByteSpan) -> Int? {
+        firstParam { $0.equals(name) }
+    }
+
+    /// The index of the first merged parameter whose name `isName` accepts, or nil.
+    @inline(__always) private func firstParam(_ isName: (ByteSpan) -> Bool) -> Int? {
         let n = paramCount
         var i = 0
         while i < n {
-            if ref(mergedStart &+ 2 &* i).equals(name) { return i }
+            if isName(ref(mergedStart &+ 2 &* i)) { return i }
             i &+= 1
         }
         return nil

@@ -28,7 +28,7 @@ package struct FlatMatch {
     package var pathCount = 0
     package var count = 0
 
-    @inlinable package init() {}
+    package init() {}
 }
 
 extension RouterState {

@@ -6,7 +6,7 @@ package struct ByteSpan: BitwiseCopyable {
     package var start: UnsafePointer<UInt8>?
     package var count: Int
 
-    @inlinable @inline(__always) package init(start: UnsafePointer<UInt8>?, count: Int) {
+    @inline(__always) package init(start: UnsafePointer<UInt8>?, count: Int) {
         self.start = start
         self.count = count
     }

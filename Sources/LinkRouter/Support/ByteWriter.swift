@@ -8,7 +8,7 @@ package struct ByteWriter {
     /// Bytes written, or that would have been written when `overflowed`.
     package private(set) var count: Int = 0
 
-    @inlinable package init(base: UnsafeMutablePointer<UInt8>?, capacity: Int) {
+    package init(base: UnsafeMutablePointer<UInt8>?, capacity: Int) {
         self.base = base
         self.capacity = base == nil ? 0 : capacity
     }
