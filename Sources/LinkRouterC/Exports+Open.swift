@@ -165,14 +165,10 @@ public func lr_router_open(_ r: Handle?, _ url: CString?, _ opts: UnsafePointer<
     result?.pointee = nil
     return guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_open"
-        let router = try router(r, f)
-        let (status, value, why) = cOutcome(router.openResult(try openRequest(url, opts, f, borrowingURL: true)))
-        if status < 0 {
-            ThreadState.with { $0.setError(why) }
-            return status
+        // The router is borrowed without a retain, as the lookups do: the caller keeps the handle alive for the call.
+        return try withRouter(r, f) { router throws(RouterError) in
+            cStatus(router.openResult(try openRequest(url, opts, f, borrowingURL: true)), result)
         }
-        result?.pointee = value
-        return status
     }
 }
 

@@ -236,13 +236,6 @@ extension Limits {
 
 // MARK: - Callbacks, contexts, replies (Include/linkrouter.h, "Opening URLs")
 
-/// A C pointer carried through Swift as a value: an open's context, a handler's result. The library never
-/// dereferences it.
-struct CPointer: @unchecked Sendable {
-    // SAFETY: only handed back to C as it came; never dereferenced by the library.
-    let raw: UnsafeMutableRawPointer?
-}
-
 /// A C callback's user_data with its release function: release(user_data) runs when the last Swift closure
 /// holding this object goes away, i.e. once nothing can call the callback any more.
 final class CUserData: @unchecked Sendable {
@@ -262,39 +255,21 @@ final class CUserData: @unchecked Sendable {
     }
 }
 
-/// A negative status from a C handler or reply, kept as it came so that lr_router_open returns it.
-struct CStatusError: Error, CustomStringConvertible {
-    let code: Int32
-    let message: String
-    var description: String { message }
-}
-
 /// The C string a callback set through its `const char **message` argument, copied; nil when it set none.
-func message(_ p: UnsafePointer<CChar>?) -> String? {
-    guard let p else { return nil }
-    let span = ByteSpan(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p))
-    return span.isValidUTF8 ? span.string : "(a message that is not UTF-8)"
-}
+func message(_ p: UnsafePointer<CChar>?) -> String? { cMessage(p) }
 
 /// The `lr_match *` lent to a C callback, and the open's C context.
 private func cArguments(_ match: Match) -> (OpaquePointer, UnsafeMutableRawPointer?) {
     (OpaquePointer(match.recordBase), match.rawContext)
 }
 
-/// A C handler as a core `Handler`: the sync one returns its result or a `CStatusError`; the async one gets
+/// A C handler as a core `Handler`: the sync one is called as it is (`CFunctionHandler`); the async one gets
 /// the reply's id from the registry.
 func handler(_ h: lr_handler, _ function: StaticString) throws(RouterError) -> (Handler, CUserData) {
     let owner = CUserData(h.user_data, h.release)
     switch (h.call, h.call_async) {
     case let (call?, nil):
-        return (.sync { match in
-            let (m, context) = cArguments(match)
-            var result: UnsafeMutableRawPointer?
-            var text: UnsafePointer<CChar>?
-            let rc = call(m, context, owner.userData, &result, &text)
-            if rc >= 0 { return CPointer(raw: result) }
-            throw CStatusError(code: rc, message: message(text) ?? "the handler failed with status \(rc)")
-        }, owner)
+        return (.c(CFunctionHandler(call, userData: owner.userData, owner: owner)), owner)
     case let (nil, callAsync?):
         return (.callback { match, reply in
             let (m, context) = cArguments(match)
@@ -355,15 +330,15 @@ struct CExecutor: Executor {
     }
 }
 
-/// An open request from C arguments. `borrowingURL`: the request borrows the caller's URL bytes (validated
-/// here), for a call that is over before the caller's string may go (`lr_router_open`); its String is made
-/// only if the open needs one (see `OpenRequest.borrowedURL`).
+/// An open request from C arguments. `borrowingURL`: the request borrows the caller's URL bytes, for a call
+/// that is over before the caller's string may go (`lr_router_open`); its String is made only if the open
+/// needs one (see `OpenRequest.borrowedURL`). Borrowed bytes are not checked for UTF-8 here: routing checks
+/// them (`RouterState.resolve`) before a handler, a guard or the unmatched handler can see the URL.
 func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ function: StaticString,
                  borrowingURL: Bool = false) throws(RouterError) -> OpenRequest {
     var request: OpenRequest
     if borrowingURL {
-        request = OpenRequest("")
-        request.borrowedURL = try textBytes(url, "url", function)
+        request = OpenRequest(borrowing: try bytes(url, "url", function))
     } else {
         request = OpenRequest(try text(url, "url", function))
     }
@@ -388,6 +363,7 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
 /// LR_EHANDLER with their description.
 func cOutcome(_ result: OpenResult) -> (Int32, UnsafeMutableRawPointer?, String) {
     switch result {
+    case .pointer(let p): return (0, p.raw, "")
     case .opened(.value(let v)): return (0, (v as? CPointer)?.raw, "")
     case .opened(.deferred(let name)): return (2, nil, "deferred by guard '\(name)'")
     case .unmatched: return (1, nil, "no route matches, and there is no unmatched handler")
@@ -395,6 +371,22 @@ func cOutcome(_ result: OpenResult) -> (Int32, UnsafeMutableRawPointer?, String)
     case .failed(let error as CStatusError): return (error.code, nil, error.message)
     case .failed(let error): return (RouterError.Code.handler.rawValue, nil, "\(error)")
     }
+}
+
+/// `lr_router_open`'s status for an outcome: its value through `out`, a failure's message as the thread's last
+/// error. A C handler's pointer is the common case, and makes no message.
+func cStatus(_ result: OpenResult, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 {
+    if case .pointer(let value) = result {
+        out?.pointee = value.raw
+        return 0
+    }
+    let (status, value, why) = cOutcome(result)
+    if status < 0 {
+        ThreadState.with { $0.setError(why) }
+        return status
+    }
+    out?.pointee = value
+    return status
 }
 
 /// Calls `done` with an `lr_outcome` whose strings live for the call.

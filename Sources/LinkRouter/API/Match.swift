@@ -38,6 +38,12 @@ public struct Match: @unchecked Sendable {
         self.storage = storage
     }
 
+    /// A match with no extras and no Swift context (a plain open's): only the raw context goes in the header.
+    init(_ storage: MatchStorage, rawContext: UnsafeMutableRawPointer?) {
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.rawContext = rawContext }
+        self.storage = storage
+    }
+
     var record: MatchRecord { storage.record }
 
     /// The match's record, as the C ABI lends it to handlers (an `lr_match *`); valid while this match lives.

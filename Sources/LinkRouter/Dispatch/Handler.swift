@@ -6,12 +6,15 @@
 /// - `.callback`: completes its `Reply` exactly once, now or later, from any thread (FFRouter's
 ///   `targetCallback`); a reply that never comes ends the open with a timeout;
 /// - `.task`: an `async` function, run in a new task.
+/// (A fourth, `.c`, is the C ABI's synchronous handler, called without boxing its answer.)
 /// An error a handler throws reaches the caller of `open` unchanged.
 public struct Handler: Sendable {
     enum Body: Sendable {
         case sync(@Sendable (Match) throws -> (any Sendable)?)
         case callback(@Sendable (Match, Reply) -> Void)
         case task(@Sendable (Match) async throws -> (any Sendable)?)
+        /// A C function (`lr_handler.call`): synchronous, answering a pointer or a status.
+        case c(CFunctionHandler)
     }
 
     let body: Body
@@ -28,6 +31,11 @@ public struct Handler: Sendable {
         Handler(body: .task(body))
     }
 
+    /// A synchronous C handler (the C ABI's `lr_handler.call`).
+    package static func c(_ function: CFunctionHandler) -> Handler {
+        Handler(body: .c(function))
+    }
+
     /// Starts the handler for `match`; it completes `reply` (at once for `.sync`).
     func run(_ match: Match, _ reply: Reply) {
         switch body {
@@ -36,6 +44,11 @@ public struct Handler: Sendable {
                 reply.complete(.success(try f(match)))
             } catch {
                 reply.complete(.failure(error))
+            }
+        case .c(let f):
+            switch f.call(match.recordBase, match.rawContext) {
+            case .success(let value): reply.complete(.success(value))
+            case .failure(let error): reply.complete(.failure(error))
             }
         case .callback(let f):
             f(match, reply)
@@ -69,4 +82,11 @@ public struct UnmatchedURL: Sendable {
     public let context: (any Sendable)?
     /// The C caller's context pointer (see `OpenRequest.rawContext`).
     nonisolated(unsafe) package let rawContext: UnsafeMutableRawPointer?
+
+    init(_ request: OpenRequest) {
+        url = request.url
+        extra = request.extra
+        context = request.context
+        rawContext = request.rawContext
+    }
 }

@@ -14,13 +14,59 @@ public struct OpenRequest: Sendable {
     /// open makes none. Whatever outlives the call takes `owned` (a parked open).
     nonisolated(unsafe) package var borrowedURL: ByteSpan?
     /// Extra parameters (any values; those that are strings also take part in `Match.params`).
-    public var extra: [String: any Sendable]
+    public var extra: [String: any Sendable] {
+        get { options?.extra ?? [:] }
+        set { change { $0.extra = newValue } }
+    }
     /// The caller's context, handed to guards and the handler as it is.
-    public var context: (any Sendable)?
+    public var context: (any Sendable)? {
+        get { options?.context }
+        set { change { $0.context = newValue } }
+    }
     /// Where the handler runs; nil: on the thread that opens.
-    public var executor: (any Executor)?
+    public var executor: (any Executor)? {
+        get { options?.executor }
+        set { change { $0.executor = newValue } }
+    }
     /// How long to wait for the handler's reply; nil: the router's `Limits.replyTimeoutMilliseconds`.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { options?.timeout }
+        set { change { $0.timeout = newValue } }
+    }
+
+    /// Extras, context, executor and timeout, in one box that a plain open (C's `lr_router_open` without
+    /// options, Swift's `open(url)`) leaves nil: such an open then copies and checks one word for them instead
+    /// of four existential values. Immutable, so a copied request never sees another's change.
+    private final class Options: Sendable {
+        let extra: [String: any Sendable]
+        let context: (any Sendable)?
+        let executor: (any Executor)?
+        let timeout: Duration?
+
+        init(extra: [String: any Sendable], context: (any Sendable)?, executor: (any Executor)?, timeout: Duration?) {
+            self.extra = extra
+            self.context = context
+            self.executor = executor
+            self.timeout = timeout
+        }
+    }
+    private var options: Options?
+
+    private struct Fields {
+        var extra: [String: any Sendable] = [:]
+        var context: (any Sendable)?
+        var executor: (any Executor)?
+        var timeout: Duration?
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var f = Fields(extra: options?.extra ?? [:], context: options?.context, executor: options?.executor,
+                       timeout: options?.timeout)
+        body(&f)
+        options = f.extra.isEmpty && f.context == nil && f.executor == nil && f.timeout == nil ? nil
+            : Options(extra: f.extra, context: f.context, executor: f.executor, timeout: f.timeout)
+    }
+
     /// The C caller's context pointer, beside `context` (which holds it boxed for Swift code): C callbacks read
     /// it back from here without a cast.
     nonisolated(unsafe) package var rawContext: UnsafeMutableRawPointer?
@@ -42,17 +88,25 @@ public struct OpenRequest: Sendable {
 
     /// Whether an executor was given, without copying it out.
     var hasExecutor: Bool {
-        if case .none = executor { return false }
+        guard let options, case .some = options.executor else { return false }
         return true
+    }
+
+    /// Whether the request has extras or a Swift context (a plain open has neither).
+    var hasOptions: Bool { options != nil }
+
+    /// A request for a C caller's URL bytes, borrowed (see `borrowedURL`), with nothing else yet.
+    package init(borrowing url: ByteSpan) {
+        ownedURL = ""
+        borrowedURL = url
     }
 
     public init(_ url: String, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
                 executor: (any Executor)? = nil, timeout: Duration? = nil) {
         self.ownedURL = url
-        self.extra = extra
-        self.context = context
-        self.executor = executor
-        self.timeout = timeout
+        if !extra.isEmpty || context != nil || executor != nil || timeout != nil {
+            options = Options(extra: extra, context: context, executor: executor, timeout: timeout)
+        }
     }
 }
 
@@ -94,6 +148,9 @@ public struct ReplayedOpen: Sendable {
 /// How the one open path ends, for every front end (Swift, C, Python through C).
 package enum OpenResult: Sendable {
     case opened(Opened)
+    /// A C handler's result, as it came (for Swift, `.opened(.value(CPointer))`): the C skin reads it back
+    /// without a cast.
+    case pointer(CPointer)
     /// No route, and no unmatched handler.
     case unmatched
     case failed(any Error)

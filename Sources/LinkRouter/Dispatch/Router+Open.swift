@@ -24,8 +24,10 @@ extension Router {
         switch route(request, &match) {
         case .decided(let result):
             done(result)
-        case let .run(state, work):
-            invoke(state, request, match, done, work)
+        case let .handler(state, handler):
+            invoke(state, request, match, done, .handler(handler))
+        case let .unmatched(state, handler):
+            invoke(state, request, nil, done, .unmatched(handler, UnmatchedURL(request)))
         }
     }
 
@@ -33,12 +35,15 @@ extension Router {
     private enum Routing {
         /// Decided without running a handler: failed, denied, deferred, or unmatched with no unmatched handler.
         case decided(OpenResult)
-        /// `work` is to run (on the match `route` set, or on nil for the unmatched handler).
-        case run(RouterState, Work)
+        /// The route's handler is to run on the match `route` set.
+        case handler(RouterState, Handler)
+        /// No route: the unmatched handler is to run on the URL.
+        case unmatched(RouterState, UnmatchedHandler)
     }
 
     /// Rewrite, resolve, guards and the choice of handler: everything an open does before a handler runs. The
     /// match is set apart from the outcome, so that the caller holds the only reference to it.
+    @inline(__always)  // two callers; inlined, the blocking one makes no `Routing` value
     private func route(_ request: OpenRequest, _ matched: inout Match?) -> Routing {
         let state = snapshot()
         let log = state.dispatch.log
@@ -54,13 +59,15 @@ extension Router {
         if match.wasRewritten { log(.info, "rewrote \(request.url) to \(match.rewritten)") }
         log(.info, "matched \(match.url) to \(match.pattern) (target \(match.target))")
 
-        switch runGuards(state, match) {
-        case .allowed:
-            break
-        case .denied(let error):
-            return .decided(.failed(error))
-        case .deferred(let guardName):
-            return .decided(park(request, guardName, state))
+        if !state.dispatch.globalGuards.isEmpty || match.record.requiresCount > 0 {
+            switch runGuards(state, match) {
+            case .allowed:
+                break
+            case .denied(let error):
+                return .decided(.failed(error))
+            case .deferred(let guardName):
+                return .decided(park(request, guardName, state))
+            }
         }
         guard let handler = state.dispatch.handler(for: match) else {
             let error = RouterError(.notFound, "route '\(excerpt(match.pattern))' (target '\(excerpt(match.target))') has no handler")
@@ -68,11 +75,17 @@ extension Router {
             return .decided(.failed(error))
         }
         matched = match
-        return .run(state, .handler(handler))
+        return .handler(state, handler)
     }
 
     /// The match for `request` (its string extras take part in the parameters), or nil.
     private func makeMatch(_ state: RouterState, _ request: OpenRequest) throws(RouterError) -> Match? {
+        if !request.hasOptions {  // no extras, no Swift context: the common open, C's in particular
+            return try request.withURLBytes { span throws(RouterError) in
+                try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0), reusable: true)
+                    .map { Match($0, rawContext: request.rawContext) }
+            }
+        }
         let strings = request.extra.isEmpty ? []
             : request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
         return try request.withURLBytes { span throws(RouterError) in
@@ -93,8 +106,6 @@ extension Router {
     /// once). A required guard that is not registered denies: a missing check never lets a URL through.
     private func runGuards(_ state: RouterState, _ match: Match) -> GuardOutcome {
         let dispatch = state.dispatch, log = dispatch.log
-        let required = match.record.requiresCount
-        if dispatch.globalGuards.isEmpty && required == 0 { return .allowed }
         var names = dispatch.globalGuards
         for name in match.requires where !names.contains(name) { names.append(name) }
         for name in names {
@@ -142,9 +153,7 @@ extension Router {
             return .decided(.unmatched)
         }
         state.dispatch.log(.info, "no route for \(request.url): unmatched handler")
-        let url = UnmatchedURL(url: request.url, extra: request.extra, context: request.context,
-                               rawContext: request.rawContext)
-        return .run(state, .unmatched(handler, url))
+        return .unmatched(state, handler)
     }
 
     /// What `invoke` runs: a route's handler on the match, or the unmatched handler on the URL. Values, not a
@@ -152,24 +161,6 @@ extension Router {
     private enum Work: Sendable {
         case handler(Handler)
         case unmatched(UnmatchedHandler, UnmatchedURL)
-
-        /// Runs work that answers as it returns (a `.sync` handler, the unmatched handler) here and now, its
-        /// outcome into `result`: no reply to make and nothing to wait for. False (nothing run) for work that
-        /// replies on its own. (A flag and an out value rather than an Optional: see Latch on memcheck.)
-        func runNow(_ match: Match?, url: @autoclosure () -> String, log: LogSink, into result: inout OpenResult) -> Bool {
-            do {
-                switch self {
-                case .handler(let handler):
-                    guard case .sync(let f) = handler.body, let match else { return false }
-                    result = Reply.handled(try f(match), url: url(), log: log)
-                case let .unmatched(handler, unmatchedURL):
-                    result = Reply.handled(try handler.body(unmatchedURL), url: url(), log: log)
-                }
-            } catch {
-                result = Reply.failed(error, url: url(), log: log)
-            }
-            return true
-        }
 
         func run(_ match: Match?, _ reply: Reply) {
             switch self {
@@ -182,6 +173,42 @@ extension Router {
                     reply.complete(.failure(error))
                 }
             }
+        }
+    }
+
+    /// Runs a handler that answers as it returns (`.sync`, `.c`) here and now, its outcome into `result`; false
+    /// (nothing run) for one that replies on its own. No reply to make and nothing to wait for. (A flag and an
+    /// out value rather than an Optional: see Latch on memcheck.)
+    private static func runNow(_ handler: Handler, _ match: Match?, url: @autoclosure () -> String, log: LogSink,
+                               into result: inout OpenResult) -> Bool {
+        guard let match else { return false }
+        switch handler.body {
+        case .c(let f):
+            switch f.call(match.recordBase, match.rawContext) {
+            case .success(let value):
+                log(.debug, "open \(url()): handled")
+                result = .pointer(value)
+            case .failure(let error):
+                result = Reply.failed(error, url: url(), log: log)
+            }
+        case .sync(let f):
+            do {
+                result = Reply.handled(try f(match), url: url(), log: log)
+            } catch {
+                result = Reply.failed(error, url: url(), log: log)
+            }
+        case .callback, .task:
+            return false
+        }
+        return true
+    }
+
+    /// Runs the unmatched handler here and now.
+    private static func runNow(_ handler: UnmatchedHandler, _ url: UnmatchedURL, log: LogSink) -> OpenResult {
+        do {
+            return Reply.handled(try handler.body(url), url: url.url, log: log)
+        } catch {
+            return Reply.failed(error, url: url.url, log: log)
         }
     }
 
@@ -222,25 +249,35 @@ extension Router {
     /// for this thread's next open.
     package func openResult(_ request: OpenRequest) -> OpenResult {
         var match: Match?
+        let state: RouterState, work: Work
         switch route(request, &match) {
         case .decided(let result):
             return result
-        case let .run(state, work):
-            var result = OpenResult.unmatched
-            if !request.hasExecutor, work.runNow(match, url: request.url, log: state.dispatch.log, into: &result) {
-                MatchStorage.recycle(&match)
-                return result
+        case let .handler(s, handler):
+            if !request.hasExecutor {
+                var result = OpenResult.unmatched
+                // `match` is passed as it is, not unwrapped into a second reference: recycling needs the only one.
+                if Router.runNow(handler, match, url: request.url, log: s.dispatch.log, into: &result) {
+                    MatchStorage.recycle(&match)
+                    return result
+                }
             }
-            let box = OpenResultBox()
-            invoke(state, request, match, { box.set($0) }, work)
-            return box.wait()
+            (state, work) = (s, .handler(handler))
+        case let .unmatched(s, handler):
+            let url = UnmatchedURL(request)
+            if !request.hasExecutor { return Router.runNow(handler, url, log: s.dispatch.log) }
+            (state, work) = (s, .unmatched(handler, url))
         }
+        let box = OpenResultBox()
+        invoke(state, request, match, { box.set($0) }, work)
+        return box.wait()
     }
 
     /// The Swift view of an outcome: "unmatched" is an error there.
     static func opened(_ result: OpenResult, _ url: String) throws -> Opened {
         switch result {
         case .opened(let opened): return opened
+        case .pointer(let value): return .value(value)
         case .unmatched: throw RouterError(.notFound, "no route matches '\(excerpt(url))' and there is no unmatched handler")
         case .failed(let error): throw error
         }
