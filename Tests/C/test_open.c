@@ -164,6 +164,9 @@ static void test_handler_kinds(void)
     void *result = NULL;
     EXPECT_INT(lr_router_open(r, "protocol://page/routerDetails/42", NULL, &result), LR_OK);
     EXPECT_STR((const char *)result, "detail 42");
+    /* A URL that is not UTF-8 ("\xc3(") is refused by routing: the handler never sees it. */
+    EXPECT_INT(lr_router_open(r, "protocol://page/routerDetails/\xc3(", NULL, &result), LR_EINVAL);
+    EXPECT_INT(result == NULL, 1);
 
     /* Extras outrank path parameters. */
     const char *names[] = {"id"}, *values[] = {"extra"};
@@ -248,6 +251,13 @@ static void test_unmatched(void)
     EXPECT_STR((const char *)result, "web page");
     const char *seen[] = {"unmatched app://nowhere?x=1"};
     expect_events(seen, 1, __LINE__);
+    /* A URL that is not UTF-8 is refused by routing, before the unmatched handler (or any) can see it. */
+    reset_events();
+    result = (void *)1;
+    EXPECT_INT(lr_router_open(r, "app://nowhere/\xff", NULL, &result), LR_EINVAL);
+    EXPECT_STR(lr_last_error(), "URL is not valid UTF-8");
+    EXPECT_INT(result == NULL, 1);
+    expect_events(NULL, 0, __LINE__);
     EXPECT_INT(lr_router_set_unmatched(r, NULL, NULL, NULL), LR_OK);
     EXPECT_INT(lr_router_open(r, "app://nowhere", NULL, &result), LR_NOMATCH);
     lr_router_free(r);
