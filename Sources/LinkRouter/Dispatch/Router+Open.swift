@@ -179,23 +179,25 @@ extension Router {
     /// Runs a handler that answers as it returns (`.sync`, `.c`) here and now, its outcome into `result`; false
     /// (nothing run) for one that replies on its own. No reply to make and nothing to wait for. (A flag and an
     /// out value rather than an Optional: see Latch on memcheck.)
-    private static func runNow(_ handler: Handler, _ match: Match?, url: @autoclosure () -> String, log: LogSink,
+    /// (The request is borrowed for its URL, which only a log line or an error needs: an autoclosure over it
+    /// would copy the request for every open.)
+    private static func runNow(_ handler: Handler, _ match: Match?, _ request: borrowing OpenRequest, log: LogSink,
                                into result: inout OpenResult) -> Bool {
         guard let match else { return false }
         switch handler.body {
         case .c(let f):
             switch f.call(match.recordBase, match.rawContext) {
             case .success(let value):
-                log(.debug, "open \(url()): handled")
+                log(.debug, "open \(request.url): handled")
                 result = .pointer(value)
             case .failure(let error):
-                result = Reply.failed(error, url: url(), log: log)
+                result = Reply.failed(error, url: request.url, log: log)
             }
         case .sync(let f):
             do {
-                result = Reply.handled(try f(match), url: url(), log: log)
+                result = Reply.handled(try f(match), url: request.url, log: log)
             } catch {
-                result = Reply.failed(error, url: url(), log: log)
+                result = Reply.failed(error, url: request.url, log: log)
             }
         case .callback, .task:
             return false
@@ -257,7 +259,7 @@ extension Router {
             if !request.hasExecutor {
                 var result = OpenResult.unmatched
                 // `match` is passed as it is, not unwrapped into a second reference: recycling needs the only one.
-                if Router.runNow(handler, match, url: request.url, log: s.dispatch.log, into: &result) {
+                if Router.runNow(handler, match, request, log: s.dispatch.log, into: &result) {
                     MatchStorage.recycle(&match)
                     return result
                 }
