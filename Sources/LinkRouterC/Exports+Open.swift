@@ -167,7 +167,13 @@ public func lr_router_open(_ r: Handle?, _ url: CString?, _ opts: UnsafePointer<
         let f: StaticString = "lr_router_open"
         // The router is borrowed without a retain, as the lookups do: the caller keeps the handle alive for the call.
         return try withRouter(r, f) { router throws(RouterError) in
-            cStatus(router.openResult(try openRequest(url, opts, f, borrowingURL: true)), result)
+            let o = opts?.pointee
+            if o == nil || (o?.extra_count == 0 && o?.dispatch == nil && o?.timeout_ms == 0) {
+                // A plain open (the URL and at most a context): the core makes a request only if it needs one.
+                let bytes = try bytes(url, "url", f), context = o?.context
+                return cStatus(router.openPlain(bytes, rawContext: context) { plainRequest(bytes, context) }, result)
+            }
+            return cStatus(router.openResult(try openRequest(url, opts, f, borrowingURL: true)), result)
         }
     }
 }

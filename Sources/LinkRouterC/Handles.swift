@@ -330,6 +330,13 @@ struct CExecutor: Executor {
     }
 }
 
+/// The request of a plain open (`lr_router_open` with no extras, dispatch or timeout), borrowing the URL.
+func plainRequest(_ url: ByteSpan, _ context: UnsafeMutableRawPointer?) -> OpenRequest {
+    var request = OpenRequest(borrowing: url)
+    request.rawContext = context
+    return request
+}
+
 /// An open request from C arguments. `borrowingURL`: the request borrows the caller's URL bytes, for a call
 /// that is over before the caller's string may go (`lr_router_open`); its String is made only if the open
 /// needs one (see `OpenRequest.borrowedURL`). Borrowed bytes are not checked for UTF-8 here: routing checks
@@ -338,7 +345,7 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
                  borrowingURL: Bool = false) throws(RouterError) -> OpenRequest {
     var request: OpenRequest
     if borrowingURL {
-        request = OpenRequest(borrowing: try bytes(url, "url", function))
+        request = plainRequest(try bytes(url, "url", function), nil)
     } else {
         request = OpenRequest(try text(url, "url", function))
     }

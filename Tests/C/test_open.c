@@ -540,6 +540,19 @@ static int returns_user_data(const lr_match *m, void *context, void *user_data, 
     return LR_OK;
 }
 
+/* Removes its own route while it runs, then routes again (which moves this thread's snapshot on past the one
+   that held the handler): its user_data must not be released while it runs, and its match stays readable. */
+static int released_while_running = -1;
+static int removes_itself(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)context; (void)message;
+    int before = __atomic_load_n(&releases, __ATOMIC_SEQ_CST);
+    int removed = lr_router_remove(shared, "app://once/:id") == LR_OK && lr_router_can_route(shared, "app://once/9") == 0;
+    released_while_running = __atomic_load_n(&releases, __ATOMIC_SEQ_CST) - before;
+    *result = removed && strcmp(lr_match_get(m, "id"), "9") == 0 && strcmp(user_data, "mine") == 0 ? "removed" : NULL;
+    return LR_OK;
+}
+
 static int stop;
 static void *churn(void *arg)
 {
@@ -584,6 +597,15 @@ static void test_reentrancy_and_threads(void)
     EXPECT_INT(lr_router_open(shared, "app://outer", NULL, &result), LR_OK);
     EXPECT_STR((const char *)result, "inner");
     EXPECT_INT(lr_router_can_route(shared, "app://added"), 1);
+
+    int released = releases;
+    lr_handler once_h = {removes_itself, NULL, "mine", count_release};
+    EXPECT_INT(lr_router_handle(shared, "app://once/:id", &once_h), LR_OK);
+    EXPECT_INT(lr_router_open(shared, "app://once/9", NULL, &result), LR_OK);
+    EXPECT_STR((const char *)result, "removed");
+    EXPECT_INT(released_while_running, 0);
+    EXPECT_INT(lr_router_open(shared, "app://once/9", NULL, &result), LR_NOMATCH);
+    EXPECT_INT(releases, released + 1);  /* once nothing can call it any more */
 
     lr_handler free_h = {returns_user_data, NULL, "free", NULL}, auth_h = {returns_user_data, NULL, "auth", NULL};
     const char *requires[] = {"login"};

@@ -37,6 +37,21 @@ final class MatchStorage: ManagedBuffer<MatchStorage.Header, UInt8> {
         return storage
     }
 
+    /// A storage holding a copy of `record`, for an open (this thread's spare when big enough, as `make` takes it).
+    static func copy(of record: MatchRecord) -> MatchStorage {
+        let size = record.size
+        let made: MatchStorage
+        if let spare = ThreadState.takeSpareStorage(size) {
+            made = spare
+        } else {
+            let capacity = max(size, 512)
+            made = unsafeDowncast(MatchStorage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
+                                  to: MatchStorage.self)
+        }
+        made.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).copyMemory(from: record.base, byteCount: size) }
+        return made
+    }
+
     /// Keeps the storage of a match that nothing else holds (its open is over, and its handler kept no copy)
     /// as this thread's spare, emptied, for the next match made here.
     static func recycle(_ match: inout Match?) {

@@ -41,10 +41,10 @@ final class DispatchTable: Sendable {
     }
 
     /// The handler for a match: the route's own, else its target's.
-    func handler(for match: Match) -> Handler? {
+    func handler(for match: MatchRecord) -> Handler? {
         if !byRoute.isEmpty, let h = byRoute[match.routeID] { return h }
         if byTarget.isEmpty { return nil }
-        return byTarget.handler(for: match.record.field(.target))
+        return byTarget.handler(for: match.field(.target))
     }
 }
 

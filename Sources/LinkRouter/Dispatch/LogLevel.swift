@@ -21,6 +21,9 @@ struct LogSink: Sendable {
 
     @inline(__always) func enabled(_ l: LogLevel) -> Bool { l.rawValue <= level.rawValue && write != nil }
 
+    /// Whether no level is written.
+    @inline(__always) var isOff: Bool { level == .off || write == nil }
+
     /// Writes `message()` when `level` is on; the message is not made otherwise.
     @inline(__always) func callAsFunction(_ l: LogLevel, _ message: @autoclosure () -> String) {
         if enabled(l), let write { write(l, message()) }

@@ -56,6 +56,12 @@ extension Router {
             log(.info, "open \(request.url): \(error)")
             return .decided(.failed(error))
         }
+        return decide(state, request, match, &matched)
+    }
+
+    /// Guards and the choice of handler, for a URL that matched.
+    private func decide(_ state: RouterState, _ request: OpenRequest, _ match: Match, _ matched: inout Match?) -> Routing {
+        let log = state.dispatch.log
         if match.wasRewritten { log(.info, "rewrote \(request.url) to \(match.rewritten)") }
         log(.info, "matched \(match.url) to \(match.pattern) (target \(match.target))")
 
@@ -69,7 +75,7 @@ extension Router {
                 return .decided(park(request, guardName, state))
             }
         }
-        guard let handler = state.dispatch.handler(for: match) else {
+        guard let handler = state.dispatch.handler(for: match.record) else {
             let error = RouterError(.notFound, "route '\(excerpt(match.pattern))' (target '\(excerpt(match.target))') has no handler")
             log(.error, "open \(request.url): \(error.message)")
             return .decided(.failed(error))
@@ -251,8 +257,30 @@ extension Router {
     /// for this thread's next open.
     package func openResult(_ request: OpenRequest) -> OpenResult {
         var match: Match?
+        return finish(request, route(request, &match), &match)
+    }
+
+    /// `openResult` of a plain request (no extras, context, executor or timeout; C's `lr_router_open` without
+    /// them) given as its URL bytes and raw context: the request itself is made (`request()`) only when the open
+    /// needs more than `openDirect`.
+    package func openPlain(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, request: () -> OpenRequest) -> OpenResult {
+        var match: Match?
+        switch openDirect(url, rawContext) {
+        case .done(let result):
+            return result
+        case let .matched(state, m):
+            let made = request()
+            return finish(made, decide(state, made, m, &match), &match)
+        case .route:
+            let made = request()
+            return finish(made, route(made, &match), &match)
+        }
+    }
+
+    /// Runs what `routing` says and waits for its outcome.
+    private func finish(_ request: OpenRequest, _ routing: Routing, _ match: inout Match?) -> OpenResult {
         let state: RouterState, work: Work
-        switch route(request, &match) {
+        switch routing {
         case .decided(let result):
             return result
         case let .handler(s, handler):
@@ -273,6 +301,74 @@ extension Router {
         let box = OpenResultBox()
         invoke(state, request, match, { box.set($0) }, work)
         return box.wait()
+    }
+
+    /// Where `openDirect` left an open.
+    private enum DirectOpen {
+        case done(OpenResult)
+        /// Matched, with more to do than a C call (guards, a Swift handler, no handler): `decide` goes on.
+        case matched(RouterState, Match)
+        /// Not tried (logging is on, or there are global guards), or no route with an unmatched handler to call:
+        /// `route` takes it from the start (a URL with no route is routed twice then; a miss is the cheap case).
+        case route
+    }
+
+    /// A plain open (no extras, context, executor or timeout; C's `lr_router_open` without options) whose route
+    /// needs no guard and whose handler is a C function, done as `lr_router_resolve` plus the call: the match is
+    /// written into this thread's spare match block, the function is called on it, and no `Match`, `Routing` or
+    /// boxed result is made. It decides what `route` and `decide` would (no guard applies, the handler is the
+    /// route's, else its target's) and hands them anything else.
+    private func openDirect(_ url: ByteSpan, _ rawContext: UnsafeMutableRawPointer?) -> DirectOpen {
+        enum Step {
+            case call(CFunctionHandler, UnsafeMutableRawPointer)
+            case matched(RouterState, UnsafeMutableRawPointer)
+            case failed(RouterError)
+            case unmatched
+            case route
+        }
+        var capacity = 0
+        // On the borrowed snapshot: route, and take out what the call needs (the function, retained with its
+        // user data). The call runs after, on nothing borrowed: it may change the router.
+        let step = withState { state -> Step in
+            let dispatch = state.dispatch
+            guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .route }
+            let record: UnsafeMutableRawPointer?
+            do throws(RouterError) {
+                record = try state.matchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0)) { size in
+                    guard let (block, bytes) = ThreadState.takeMatchBlock(size) else { return nil }
+                    capacity = bytes
+                    return block
+                }
+            } catch {
+                return .failed(error)
+            }
+            guard let record else { return dispatch.unmatched == nil ? .unmatched : .route }
+            let r = MatchRecord(record)
+            if r.requiresCount == 0, let handler = dispatch.handler(for: r), case .c(let f) = handler.body {
+                return .call(f, record)
+            }
+            return .matched(state, record)
+        }
+        switch step {
+        case let .call(f, record):
+            let result: OpenResult
+            switch f.call(record, rawContext) {
+            case .success(let value): result = .pointer(value)
+            case .failure(let error): result = .failed(error)
+            }
+            ThreadState.recycleMatchBlock(record, capacity: capacity)
+            return .done(result)
+        case let .matched(state, record):
+            let storage = MatchStorage.copy(of: MatchRecord(record))
+            ThreadState.recycleMatchBlock(record, capacity: capacity)
+            return .matched(state, Match(storage, rawContext: rawContext))
+        case .failed(let error):
+            return .done(.failed(error))
+        case .unmatched:
+            return .done(.unmatched)
+        case .route:
+            return .route
+        }
     }
 
     /// The Swift view of an outcome: "unmatched" is an error there.
