@@ -141,7 +141,7 @@ package struct RouteBlob: @unchecked Sendable {
     }
 
     /// The guards the route requires, in order.
-    package var requiresCount: Int {
+    @inline(__always) package var requiresCount: Int {
         let x = extrasOffset
         return x == 0 ? 0 : u16(x)
     }
@@ -152,7 +152,7 @@ package struct RouteBlob: @unchecked Sendable {
     }
 
     /// The route's meta entries, sorted by key.
-    package var metaCount: Int {
+    @inline(__always) package var metaCount: Int {
         let x = extrasOffset
         return x == 0 ? 0 : u16(x + 2)
     }
