@@ -102,6 +102,12 @@ package struct MatchRecord {
             .flatMap { param($0).value.start }
     }
 
+    /// `paramValue(cName:)` of the record at `base`, on C strings: `lr_match_get`'s one call into the core.
+    package static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        let value = MatchRecord(base).paramValue(cName: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self))
+        return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+    }
+
     /// Whether the C string `c` is exactly the `n` bytes at `s`.
     @inline(__always)
     private static func cStringEquals(_ c: UnsafePointer<UInt8>, _ s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
