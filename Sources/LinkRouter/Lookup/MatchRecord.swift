@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A match as one block of memory: a header of u32 words, a table of (offset, length) string references, then
 /// every string NUL-terminated. The C ABI's `lr_match` is such a block (one `malloc`, one `free`); a Swift
 /// `Match` holds one in a single tail-allocated object. Both are written by `MatchRecord.write`, straight from
@@ -95,10 +101,11 @@ package struct MatchRecord {
     package func meta(_ i: Int) -> (name: ByteSpan, value: ByteSpan) { pair(metaStart, i) }
 
     /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
-    /// absent. The name is compared up to its NUL and never read past it (so a stored name holding a decoded NUL
-    /// matches no C string): `lr_match_get` in one call into the core, with no strlen.
+    /// absent. One strlen, then a stored name of another length is passed over with one compare; only the
+    /// name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
     package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        firstParam { key in key.start.map { MatchRecord.cStringEquals(name, $0, key.count) } ?? false }
+        let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+        return firstParam { key in key.count == length && MatchRecord.sameBytes(name, key.start, length) }
             .flatMap { param($0).value.start }
     }
 
@@ -108,16 +115,28 @@ package struct MatchRecord {
         return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
     }
 
-    /// Whether the C string `c` is exactly the `n` bytes at `s`.
+    /// Whether the `n` bytes at `a` and at `b` are the same: names are short, so a word or two, overlapping,
+    /// rather than a loop over bytes.
     @inline(__always)
-    private static func cStringEquals(_ c: UnsafePointer<UInt8>, _ s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        var k = 0
-        while k < n {
-            let b = c[k]
-            if b == 0 || b != s[k] { return false }
-            k &+= 1
+    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
+        guard n > 0 else { return true }
+        guard let b else { return false }
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        if n >= 8 {
+            var i = 0
+            while i &+ 8 < n {
+                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                    return false
+                }
+                i &+= 8
+            }
+            return x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
         }
-        return c[n] == 0
+        if n >= 4 {
+            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                && x.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        }
+        return a[0] == b[0] && a[n &>> 1] == b[n &>> 1] && a[n &- 1] == b[n &- 1]
     }
 
     /// Fixed string `f` of the record at `base`, NUL-terminated: the getters' one call into the core.
