@@ -328,6 +328,9 @@ package struct MatchRecord {
         // The route's strings (pattern, target, name, metadata, parameter names, guards, meta) are one run in
         // its block: one copy, and each string keeps its distance from the run's start.
         let routeStart = blob.patternOffset, routeBytes = blob.stringsEnd &- routeStart
+        // Read before the record is written (the compiler cannot tell the blob from the record).
+        let patternCount = blob.patternLength, targetCount = blob.targetLength
+        let nameCount = blob.nameLength, metadataCount = blob.metadataLength
 
         // Sizes first. Each string is copied once: merged parameters point at the copies of the pairs they come
         // from, and an URL that was not rewritten is its own routed URL.
@@ -388,10 +391,12 @@ package struct MatchRecord {
         word(.nesting, maxNesting)
         word(.capacity, size)
 
-        setRef(Field.target.rawValue, blob.targetOffset &+ shift, blob.targetLength)
-        setRef(Field.pattern.rawValue, blob.patternOffset &+ shift, blob.patternLength)
-        setRef(Field.name.rawValue, blob.nameOffset &+ shift, blob.nameLength)
-        setRef(Field.metadata.rawValue, blob.metadataOffset &+ shift, blob.metadataLength)
+        // In the copy: pattern NUL target NUL name NUL metadata NUL (as `RouteBlob` lays them out).
+        let targetAt = tableEnd &+ patternCount &+ 1, nameAt = targetAt &+ targetCount &+ 1
+        setRef(Field.pattern.rawValue, tableEnd, patternCount)
+        setRef(Field.target.rawValue, targetAt, targetCount)
+        setRef(Field.name.rawValue, nameAt, nameCount)
+        setRef(Field.metadata.rawValue, nameAt &+ nameCount &+ 1, metadataCount)
         put(r.url, ref: Field.url.rawValue)
         if rewritten {
             put(routed, ref: Field.routed.rawValue)

@@ -84,11 +84,9 @@ package struct RouteBlob: @unchecked Sendable {
         return (u32(entry), u32(entry &+ 4))
     }
 
-    /// Offsets in the block of the pattern, target, name and metadata (each NUL-terminated, "" when absent).
+    /// Where the pattern starts in the block; the target, name and metadata follow it, each NUL-terminated
+    /// ("" when absent).
     @inline(__always) package var patternOffset: Int { RouteBlob.headerSize &+ 8 &* paramCount }
-    @inline(__always) package var targetOffset: Int { patternOffset &+ patternLength &+ 1 }
-    @inline(__always) package var nameOffset: Int { targetOffset &+ targetLength &+ 1 }
-    @inline(__always) package var metadataOffset: Int { nameOffset &+ nameLength &+ 1 }
     @inline(__always) package var hasName: Bool { flags & RouteBlob.nameFlag != 0 }
     @inline(__always) package var hasMetadata: Bool { flags & RouteBlob.metadataFlag != 0 }
 
@@ -96,7 +94,7 @@ package struct RouteBlob: @unchecked Sendable {
     /// else after the metadata's NUL.
     @inline(__always) private var namesEnd: Int {
         let n = paramCount
-        guard n > 0 else { return metadataOffset &+ metadataLength &+ 1 }
+        guard n > 0 else { return patternOffset &+ patternLength &+ targetLength &+ nameLength &+ metadataLength &+ 4 }
         let last = paramNameEntry(n &- 1)
         return last.offset &+ last.count &+ 1
     }
