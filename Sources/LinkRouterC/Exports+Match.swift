@@ -187,5 +187,5 @@ public func lr_match_clone(_ m: MatchHandle?, _ out: UnsafeMutablePointer<Unsafe
 @c(lr_match_free)
 public func lr_match_free(_ m: UnsafeMutableRawPointer?) {
     guard let m else { return }
-    ThreadState.recycleMatchBlock(m, capacity: MatchRecord(m).capacity)
+    MatchRecord.freeCMatch(m)
 }

@@ -76,6 +76,12 @@ package struct MatchRecord {
     /// Bytes of the block the record was written in (at least `size`): a C match's block is reused when freed.
     package var capacity: Int { word(.capacity) }
 
+    /// Frees the C match at `base` (`lr_match_free`): its block becomes this thread's spare when it is small
+    /// enough (`ThreadState`). One call into the core.
+    package static func freeCMatch(_ base: UnsafeMutableRawPointer) {
+        ThreadState.recycleMatchBlock(base, capacity: MatchRecord(base).capacity)
+    }
+
     /// Records that the block at `base` has `capacity` bytes (≤ 4 GiB, as the record's size is).
     package static func setCapacity(_ base: UnsafeMutableRawPointer, _ capacity: Int) {
         base.storeBytes(of: UInt32(truncatingIfNeeded: capacity), toByteOffset: 4 &* Word.capacity.rawValue, as: UInt32.self)
