@@ -242,8 +242,8 @@ package struct MatchRecord {
     // MARK: Writing
 
     /// Builds the record of `r` with `extras` (in the order given; a repeated name: the last wins) in memory
-    /// from `allocate(size)`, which returns nil when it cannot; nil then. Throws `.limit` for a record over
-    /// 4 GiB (its offsets are u32).
+    /// from `allocate(size)`, which returns nil when it cannot; nil then, and when the memory for merging is
+    /// refused. Throws `.limit` for a record over 4 GiB (its offsets are u32).
     package static func build(_ r: Resolution, extras: UnsafeBufferPointer<QueryPair>, maxNesting: Int,
                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
         let sources = Sources(r, extras)
