@@ -98,9 +98,16 @@ public func lr_match_param_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
 
 @c(lr_match_get)
 public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? {
-    guard let r = record(m, "lr_match_get"), let name else { return nil }
-    let value = name.withMemoryRebound(to: UInt8.self, capacity: 1) { r.paramValue(cName: $0) }
-    return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+    guard let m else { return nullMatch("lr_match_get") }
+    guard let name else { return nil }
+    return MatchRecord.paramValue(in: m, cName: name)
+}
+
+/// Notes a NULL match given to `function`; nil. Out of line, so that the getters that call it stay small.
+@inline(never)
+private func nullMatch(_ function: StaticString) -> CString? {
+    noteMisuse("\(function): the match is NULL")
+    return nil
 }
 
 @c(lr_match_query_count)
@@ -180,5 +187,5 @@ public func lr_match_clone(_ m: MatchHandle?, _ out: UnsafeMutablePointer<Unsafe
 @c(lr_match_free)
 public func lr_match_free(_ m: UnsafeMutableRawPointer?) {
     guard let m else { return }
-    ThreadState.recycleMatchBlock(m, capacity: MatchRecord(m).capacity)
+    MatchRecord.freeCMatch(m)
 }

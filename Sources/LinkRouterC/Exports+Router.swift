@@ -121,14 +121,7 @@ private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CStri
         return try withRouter(r, f) { router throws(RouterError) in
             try withPairs(names, values, n, f) { extras throws(RouterError) in
                 // The block is the thread's spare one when lr_match_free left one big enough (ThreadState).
-                var capacity = 0
-                let m = try router.resolveRecord(bytes: url, extras: extras) { size in
-                    guard let (block, bytes) = ThreadState.takeMatchBlock(size) else { return nil }
-                    capacity = bytes
-                    return block
-                }
-                guard let m else { return 1 }
-                MatchRecord.setCapacity(m, capacity)
+                guard let m = try router.resolveRecord(bytes: url, extras: extras) else { return 1 }
                 out.pointee = m
                 return 0
             }

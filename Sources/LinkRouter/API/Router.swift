@@ -55,6 +55,21 @@ public final class Router: Sendable {
         }
     }
 
+    /// `withState` that also hands `body` this thread's state, found once for both. (Written out, not called by
+    /// the one above: a forwarding closure there cost the other lookups a thunk.)
+    @inline(__always)
+    package func withState<R>(_ body: (RouterState, ThreadState) -> R) -> R {
+        let generation = generation.load(ordering: .acquiring)
+        return ThreadState.with { thread in
+            if let state = thread.cached(router: id, generation: generation) {
+                return state._withUnsafeGuaranteedRef { body($0, thread) }
+            }
+            let (state, current) = published.withLock { ($0.state, $0.generation) }
+            thread.store(router: id, generation: current, state: state, holder: snapshotHolder)
+            return body(state, thread)
+        }
+    }
+
     /// Like `withState`, for a body that throws.
     @inline(__always)
     package func withState<R>(_ body: (RouterState) throws(RouterError) -> R) throws(RouterError) -> R {
@@ -201,11 +216,24 @@ public final class Router: Sendable {
         }
     }
 
-    /// Resolves `url` (UTF-8 bytes, validated here) into a match record made by `allocate`, with `extras` in the
-    /// order given: the C ABI's `lr_match`. nil for no match.
-    package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
-                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
-        try withState { state throws(RouterError) in try state.matchRecord(url, extras: extras, allocate: allocate) }
+    /// Resolves `url` (UTF-8 bytes, validated here) into a match record, with `extras` in the order given: the
+    /// C ABI's `lr_match`, freed with `ThreadState.recycleMatchBlock`. nil for no match. The block is this
+    /// thread's spare one when it is big enough (see `ThreadState`), else malloc's.
+    package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> UnsafeMutableRawPointer? {
+        try withState { state, thread -> Result<UnsafeMutableRawPointer?, RouterError> in
+            do throws(RouterError) {
+                var capacity = 0
+                let m = try state.matchRecord(url, extras: extras) { size in
+                    guard let (block, bytes) = thread.takeMatchBlock(size) else { return nil }
+                    capacity = bytes
+                    return block
+                }
+                if let m { MatchRecord.setCapacity(m, capacity) }
+                return .success(m)
+            } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 
     /// Resolves `url` without allocating and calls `body` with a view of the match; nil when nothing matches

@@ -318,6 +318,7 @@ extension Router {
     /// written into this thread's spare match block, the function is called on it, and no `Match`, `Routing` or
     /// boxed result is made. It decides what `route` and `decide` would (no guard applies, the handler is the
     /// route's, else its target's) and hands them anything else.
+    @inline(__always)  // into openPlain, its one caller: no `DirectOpen` value between them
     private func openDirect(_ url: ByteSpan, _ rawContext: UnsafeMutableRawPointer?) -> DirectOpen {
         enum Step {
             case call(CFunctionHandler, UnsafeMutableRawPointer)
@@ -329,13 +330,13 @@ extension Router {
         var capacity = 0
         // On the borrowed snapshot: route, and take out what the call needs (the function, retained with its
         // user data). The call runs after, on nothing borrowed: it may change the router.
-        let step = withState { state -> Step in
+        let step = withState { state, thread -> Step in
             let dispatch = state.dispatch
             guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .route }
             let record: UnsafeMutableRawPointer?
             do throws(RouterError) {
                 record = try state.matchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0)) { size in
-                    guard let (block, bytes) = ThreadState.takeMatchBlock(size) else { return nil }
+                    guard let (block, bytes) = thread.takeMatchBlock(size) else { return nil }
                     capacity = bytes
                     return block
                 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A match as one block of memory: a header of u32 words, a table of (offset, length) string references, then
 /// every string NUL-terminated. The C ABI's `lr_match` is such a block (one `malloc`, one `free`); a Swift
 /// `Match` holds one in a single tail-allocated object. Both are written by `MatchRecord.write`, straight from
@@ -10,7 +16,9 @@
 /// refs: 11 fixed strings (target pattern name metadata url routed scheme host port path fragment),
 ///       then P merged (name, value), A path (name, value), Q query (name, value), E extras (name, value),
 ///       R requires, M meta (key, value) -- each ref is (u32 offset from the block, u32 length)
-/// bytes: the strings, each followed by a NUL; an empty string is word 8 (always 0), so it takes no room
+/// bytes: first the route's strings as its `RouteBlob` holds them (pattern, target, name, metadata, parameter
+///        names, then guards and meta with the blob's tables between), copied in one piece; then the match's
+///        strings; each followed by a NUL. An empty string of the match is word 8 (always 0), so it takes no room
 /// ```
 /// Merged parameters follow SPEC §4: path parameters in pattern order, then query keys in order of first
 /// appearance with their last value (a key a path parameter takes is skipped), then extras; an extra replaces
@@ -68,6 +76,12 @@ package struct MatchRecord {
     /// Bytes of the block the record was written in (at least `size`): a C match's block is reused when freed.
     package var capacity: Int { word(.capacity) }
 
+    /// Frees the C match at `base` (`lr_match_free`): its block becomes this thread's spare when it is small
+    /// enough (`ThreadState`). One call into the core.
+    package static func freeCMatch(_ base: UnsafeMutableRawPointer) {
+        ThreadState.recycleMatchBlock(base, capacity: MatchRecord(base).capacity)
+    }
+
     /// Records that the block at `base` has `capacity` bytes (≤ 4 GiB, as the record's size is).
     package static func setCapacity(_ base: UnsafeMutableRawPointer, _ capacity: Int) {
         base.storeBytes(of: UInt32(truncatingIfNeeded: capacity), toByteOffset: 4 &* Word.capacity.rawValue, as: UInt32.self)
@@ -93,23 +107,42 @@ package struct MatchRecord {
     package func meta(_ i: Int) -> (name: ByteSpan, value: ByteSpan) { pair(metaStart, i) }
 
     /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
-    /// absent. The name is compared up to its NUL and never read past it (so a stored name holding a decoded NUL
-    /// matches no C string): `lr_match_get` in one call into the core, with no strlen.
+    /// absent. One strlen, then a stored name of another length is passed over with one compare; only the
+    /// name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
     package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        firstParam { key in key.start.map { MatchRecord.cStringEquals(name, $0, key.count) } ?? false }
+        let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+        return firstParam { key in key.count == length && MatchRecord.sameBytes(name, key.start, length) }
             .flatMap { param($0).value.start }
     }
 
-    /// Whether the C string `c` is exactly the `n` bytes at `s`.
+    /// `paramValue(cName:)` of the record at `base`, on C strings: `lr_match_get`'s one call into the core.
+    package static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        let value = MatchRecord(base).paramValue(cName: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self))
+        return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+    }
+
+    /// Whether the `n` bytes at `a` and at `b` are the same: names are short, so a word or two, overlapping,
+    /// rather than a loop over bytes.
     @inline(__always)
-    private static func cStringEquals(_ c: UnsafePointer<UInt8>, _ s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        var k = 0
-        while k < n {
-            let b = c[k]
-            if b == 0 || b != s[k] { return false }
-            k &+= 1
+    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
+        guard n > 0 else { return true }
+        guard let b else { return false }
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        if n >= 8 {
+            var i = 0
+            while i &+ 8 < n {
+                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                    return false
+                }
+                i &+= 8
+            }
+            return x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
         }
-        return c[n] == 0
+        if n >= 4 {
+            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+                && x.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        }
+        return a[0] == b[0] && a[n &>> 1] == b[n &>> 1] && a[n &- 1] == b[n &- 1]
     }
 
     /// Fixed string `f` of the record at `base`, NUL-terminated: the getters' one call into the core.
@@ -209,8 +242,8 @@ package struct MatchRecord {
     // MARK: Writing
 
     /// Builds the record of `r` with `extras` (in the order given; a repeated name: the last wins) in memory
-    /// from `allocate(size)`, which returns nil when it cannot; nil then. Throws `.limit` for a record over
-    /// 4 GiB (its offsets are u32).
+    /// from `allocate(size)`, which returns nil when it cannot; nil then, and when the memory for merging is
+    /// refused. Throws `.limit` for a record over 4 GiB (its offsets are u32).
     package static func build(_ r: Resolution, extras: UnsafeBufferPointer<QueryPair>, maxNesting: Int,
                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
         let sources = Sources(r, extras)
@@ -291,13 +324,19 @@ package struct MatchRecord {
         let blob = r.blob
         let rewritten = r.wasRewritten
         let routed = r.routed, parts = r.parts
-        let name = blob.name ?? .empty, metadata = blob.metadata ?? .empty
         let scheme = parts.scheme(in: routed), host = parts.host(in: routed), port = parts.port(in: routed)
-        let path = parts.path(in: routed), fragment = parts.fragment(in: routed)
+        let path = parts.path(in: routed)
+        let pathCount = sources.pathCount, values = r.values
         let requiresCount = blob.requiresCount, metaCount = blob.metaCount
         let mergedCount = merged?.count ?? sources.count
         let refCount = fieldCount &+ 2 &* (mergedCount &+ sources.count &+ metaCount) &+ requiresCount
         let tableEnd = 4 &* headerWords &+ 8 &* refCount
+        // The route's strings (pattern, target, name, metadata, parameter names, guards, meta) are one run in
+        // its block: one copy, and each string keeps its distance from the run's start.
+        let routeStart = blob.patternOffset, routeBytes = blob.stringsEnd &- routeStart
+        // Read before the record is written (the compiler cannot tell the blob from the record).
+        let patternCount = blob.patternLength, targetCount = blob.targetLength
+        let nameCount = blob.nameLength, metadataCount = blob.metadataLength
 
         // Sizes first. Each string is copied once: merged parameters point at the copies of the pairs they come
         // from, and an URL that was not rewritten is its own routed URL.
@@ -306,18 +345,12 @@ package struct MatchRecord {
         let pathIsSuffix = parts.pathEnd == routed.count
         // An empty string takes no room: it is the header's zero word (see `put`).
         @inline(__always) func room(_ s: ByteSpan) -> Int { s.count == 0 ? 0 : s.count &+ 1 }
-        var size = tableEnd &+ room(blob.target) &+ room(blob.pattern) &+ room(name) &+ room(metadata) &+ room(r.url)
-            &+ room(scheme) &+ room(host) &+ room(port)
+        var size = tableEnd &+ routeBytes &+ room(r.url) &+ room(scheme) &+ room(host) &+ room(port)
         if !pathIsSuffix { size &+= room(path) }
         if rewritten { size &+= room(routed) }
-        for i in 0..<sources.count {
-            let p = sources[i]
-            size &+= room(p.key) &+ room(p.value)
-        }
-        if requiresCount > 0 || metaCount > 0 {
-            for i in 0..<requiresCount { size &+= room(blob.requires(i)) }
-            for i in 0..<metaCount { size &+= room(blob.meta(i).key) &+ room(blob.meta(i).value) }
-        }
+        for i in 0..<pathCount { size &+= room(values[i]) }
+        for p in r.pairs { size &+= room(p.key) &+ room(p.value) }
+        for p in sources.extras { size &+= room(p.key) &+ room(p.value) }
         guard size <= Int(UInt32.max) else {
             throw .limit("a match of \(size) bytes is more than a match may hold (4 GiB)")
         }
@@ -328,29 +361,34 @@ package struct MatchRecord {
         @inline(__always) func word(_ w: Word, _ v: Int) { words[w.rawValue] = UInt32(truncatingIfNeeded: v) }
         let refs = words + headerWords
         let bytes = block.assumingMemoryBound(to: UInt8.self)
-        var cursor = tableEnd
+        @inline(__always) func setRef(_ i: Int, _ offset: Int, _ count: Int) {
+            refs[2 &* i] = UInt32(truncatingIfNeeded: offset)
+            refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: count)
+        }
+        copyBytes(bytes + tableEnd, (blob.base + routeStart).assumingMemoryBound(to: UInt8.self), routeBytes)
+        // A blob offset plus `shift` is the record offset of the same byte in the copy.
+        let shift = tableEnd &- routeStart
+        var cursor = tableEnd &+ routeBytes
         /// Copies `s` and a NUL at the cursor and points ref `i` at it; an empty `s` points at the zero word.
         @inline(__always) func put(_ s: ByteSpan, ref i: Int) {
             if s.count == 0 {
-                refs[2 &* i] = UInt32(truncatingIfNeeded: 4 &* Word.zero.rawValue)
-                refs[2 &* i &+ 1] = 0
+                setRef(i, 4 &* Word.zero.rawValue, 0)
                 return
             }
             copyBytes(bytes + cursor, s.start, s.count)
             bytes[cursor &+ s.count] = 0
-            refs[2 &* i] = UInt32(truncatingIfNeeded: cursor)
-            refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: s.count)
+            setRef(i, cursor, s.count)
             cursor &+= s.count &+ 1
         }
 
         var flags: UInt32 = rewritten ? rewrittenFlag : 0
-        if blob.name != nil { flags |= nameFlag }
-        if blob.metadata != nil { flags |= metadataFlag }
+        if blob.hasName { flags |= nameFlag }
+        if blob.hasMetadata { flags |= metadataFlag }
         word(.size, size)
         word(.routeID, blob.sequence)
         word(.flags, Int(flags))
         word(.params, mergedCount)
-        word(.pathParams, blob.paramCount)
+        word(.pathParams, pathCount)
         word(.queryPairs, r.pairs.count)
         word(.extras, sources.extras.count)
         word(.requires, requiresCount)
@@ -359,10 +397,12 @@ package struct MatchRecord {
         word(.nesting, maxNesting)
         word(.capacity, size)
 
-        put(blob.target, ref: Field.target.rawValue)
-        put(blob.pattern, ref: Field.pattern.rawValue)
-        put(name, ref: Field.name.rawValue)
-        put(metadata, ref: Field.metadata.rawValue)
+        // In the copy: pattern NUL target NUL name NUL metadata NUL (as `RouteBlob` lays them out).
+        let targetAt = tableEnd &+ patternCount &+ 1, nameAt = targetAt &+ targetCount &+ 1
+        setRef(Field.pattern.rawValue, tableEnd, patternCount)
+        setRef(Field.target.rawValue, targetAt, targetCount)
+        setRef(Field.name.rawValue, nameAt, nameCount)
+        setRef(Field.metadata.rawValue, nameAt &+ nameCount &+ 1, metadataCount)
         put(r.url, ref: Field.url.rawValue)
         if rewritten {
             put(routed, ref: Field.routed.rawValue)
@@ -371,10 +411,6 @@ package struct MatchRecord {
             refs[2 &* Field.routed.rawValue &+ 1] = refs[2 &* Field.url.rawValue &+ 1]
         }
         let routedAt = Int(refs[2 &* Field.routed.rawValue])
-        @inline(__always) func inRouted(_ start: Int, _ count: Int, ref i: Int) {
-            refs[2 &* i] = UInt32(truncatingIfNeeded: routedAt &+ start)
-            refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: count)
-        }
         // Scheme and host are reported lower-cased.
         let schemeAt = cursor
         put(scheme, ref: Field.scheme.rawValue)
@@ -388,19 +424,31 @@ package struct MatchRecord {
         }
         put(port, ref: Field.port.rawValue)
         if pathIsSuffix {
-            inRouted(parts.pathStart, path.count, ref: Field.path.rawValue)
+            setRef(Field.path.rawValue, routedAt &+ parts.pathStart, path.count)
         } else {
             put(path, ref: Field.path.rawValue)
         }
-        inRouted(parts.hasFragment ? parts.fragmentStart : routed.count, fragment.count, ref: Field.fragment.rawValue)
+        setRef(Field.fragment.rawValue, routedAt &+ (parts.hasFragment ? parts.fragmentStart : routed.count),
+               parts.fragment(in: routed).count)
 
         // The sources' refs follow the merged ones: path, query, extras, in `sources` order.
         let mergedStart = fieldCount
         let sourceStart = mergedStart &+ 2 &* mergedCount
-        for i in 0..<sources.count {
-            let p = sources[i]
-            put(p.key, ref: sourceStart &+ 2 &* i)
-            put(p.value, ref: sourceStart &+ 2 &* i &+ 1)
+        for i in 0..<pathCount {
+            let name = blob.paramNameEntry(i)
+            setRef(sourceStart &+ 2 &* i, name.offset &+ shift, name.count)
+            put(values[i], ref: sourceStart &+ 2 &* i &+ 1)
+        }
+        var at = sourceStart &+ 2 &* pathCount
+        for p in r.pairs {
+            put(p.key, ref: at)
+            put(p.value, ref: at &+ 1)
+            at &+= 2
+        }
+        for p in sources.extras {
+            put(p.key, ref: at)
+            put(p.value, ref: at &+ 1)
+            at &+= 2
         }
         if let merged {
             for (k, m) in merged.enumerated() {
@@ -411,50 +459,51 @@ package struct MatchRecord {
                 refs[2 &* (mergedStart &+ 2 &* k &+ 1) &+ 1] = refs[value &+ 1]
             }
         } else {
-            // The merged refs are the sources' refs (4 words per pair).
-            (refs + 2 &* mergedStart).update(from: refs + 2 &* sourceStart, count: 4 &* mergedCount)
+            // The merged refs are the path parameters' refs (4 words per pair): a few words, where a memmove
+            // call costs more than the loop.
+            var k = 0
+            while k < 4 &* pathCount {
+                refs[2 &* mergedStart &+ k] = refs[2 &* sourceStart &+ k]
+                k &+= 1
+            }
         }
         if requiresCount > 0 || metaCount > 0 {
             let requiresStart = sourceStart &+ 2 &* sources.count
-            for i in 0..<requiresCount { put(blob.requires(i), ref: requiresStart &+ i) }
+            for i in 0..<requiresCount {
+                let e = blob.requiresEntry(i)
+                setRef(requiresStart &+ i, e.offset &+ shift, e.count)
+            }
             let metaStart = requiresStart &+ requiresCount
             for i in 0..<metaCount {
-                let (k, v) = blob.meta(i)
-                put(k, ref: metaStart &+ 2 &* i)
-                put(v, ref: metaStart &+ 2 &* i &+ 1)
+                let e = blob.metaEntry(i)
+                setRef(metaStart &+ 2 &* i, e.key &+ shift, e.keyCount)
+                setRef(metaStart &+ 2 &* i &+ 1, e.value &+ shift, e.valueCount)
             }
         }
         return block
     }
 }
 
-/// Copies `n` bytes: runs of up to 256 bytes (URLs, patterns, parameters) a word at a time, the last word
-/// overlapping, instead of calling memcpy; longer ones with memcpy. Short ones (most names and values) take
-/// two overlapping 4-byte words, or for 1 to 3 bytes the first, middle and last byte: no loop.
+/// Copies `n` bytes. Up to 16 (most names and values) inline, with no loop: two overlapping words of 8 or 4
+/// bytes, or for 1 to 3 bytes the first, middle and last byte. Longer ones (URLs, hosts, the route's strings)
+/// with memcpy, which moves 32 bytes an instruction where a loop here moves 8 in five.
 @inline(__always)
 func copyBytes(_ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>?, _ n: Int) {
     guard let src, n > 0 else { return }
     let d = UnsafeMutableRawPointer(dst), s = UnsafeRawPointer(src)
-    if n < 8 {
-        if n >= 4 {
-            let first = s.loadUnaligned(as: UInt32.self), last = s.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
-            d.storeBytes(of: first, as: UInt32.self)
-            d.storeBytes(of: last, toByteOffset: n &- 4, as: UInt32.self)
-        } else {
-            dst[0] = src[0]
-            dst[n &>> 1] = src[n &>> 1]
-            dst[n &- 1] = src[n &- 1]
-        }
-        return
-    }
-    if n > 256 {
+    if n > 16 {
         d.copyMemory(from: s, byteCount: n)
-        return
+    } else if n >= 8 {
+        let first = s.loadUnaligned(as: UInt64.self), last = s.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        d.storeBytes(of: first, as: UInt64.self)
+        d.storeBytes(of: last, toByteOffset: n &- 8, as: UInt64.self)
+    } else if n >= 4 {
+        let first = s.loadUnaligned(as: UInt32.self), last = s.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        d.storeBytes(of: first, as: UInt32.self)
+        d.storeBytes(of: last, toByteOffset: n &- 4, as: UInt32.self)
+    } else {
+        dst[0] = src[0]
+        dst[n &>> 1] = src[n &>> 1]
+        dst[n &- 1] = src[n &- 1]
     }
-    var i = 0
-    while i &+ 8 < n {
-        (d + i).storeBytes(of: (s + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
-        i &+= 8
-    }
-    (d + (n &- 8)).storeBytes(of: (s + (n &- 8)).loadUnaligned(as: UInt64.self), as: UInt64.self)
 }

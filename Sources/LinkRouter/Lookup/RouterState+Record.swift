@@ -12,13 +12,10 @@ extension RouterState {
         let outcome = try withResolution(url, query: true) { resolution -> Result<UnsafeMutableRawPointer?, RouterError> in
             guard let resolution else { return .success(nil) }
             do throws(RouterError) {
-                var refused = false
-                let block = try MatchRecord.build(resolution, extras: extras, maxNesting: maxNesting) { size in
-                    let p = allocate(size)
-                    refused = p == nil
-                    return p
+                // build gives nil only when memory is refused: `allocate`'s, or its own for merging.
+                guard let block = try MatchRecord.build(resolution, extras: extras, maxNesting: maxNesting, allocate: allocate) else {
+                    throw RouterError(.noMemory, "out of memory for a match")
                 }
-                if refused { throw RouterError(.noMemory, "out of memory for a match") }
                 return .success(block)
             } catch {
                 return .failure(error)

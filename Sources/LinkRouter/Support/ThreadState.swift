@@ -59,16 +59,14 @@ package final class ThreadState {
         free(spareMatch)
     }
 
-    /// A block of at least `size` bytes for a C match and its capacity: the spare when it is big enough, else
-    /// malloc's (nil when malloc fails).
+    /// A block of at least `size` bytes for a C match and its capacity: this state's spare when it is big
+    /// enough, else malloc's (nil when malloc fails).
     @inline(__always)
-    package static func takeMatchBlock(_ size: Int) -> (block: UnsafeMutableRawPointer, capacity: Int)? {
-        let kept = withExisting { state -> (UnsafeMutableRawPointer, Int)? in
-            guard let spare = state.spareMatch, state.spareMatchCapacity >= size else { return nil }
-            state.spareMatch = nil
-            return (spare, state.spareMatchCapacity)
+    package func takeMatchBlock(_ size: Int) -> (block: UnsafeMutableRawPointer, capacity: Int)? {
+        if let spare = spareMatch, spareMatchCapacity >= size {
+            spareMatch = nil
+            return (spare, spareMatchCapacity)
         }
-        if let kept = kept ?? nil { return kept }
         // At least 1 KiB, so that the spare this block becomes fits most matches after it.
         let capacity = max(size, 1024)
         return malloc(capacity).map { ($0, capacity) }

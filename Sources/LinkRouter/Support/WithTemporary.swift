@@ -15,12 +15,15 @@ package func withTemporary<T, R>(_ type: T.Type, capacity: Int, _ body: (UnsafeM
     return withTemporaryBytes(bytes) { body($0.bindMemory(to: T.self, capacity: max(capacity, 1))) }
 }
 
+/// The most bytes `withTemporaryBytes` takes from the stack (what `withUnsafeTemporaryAllocation` puts there).
+package var temporaryStackBytes: Int { 1024 }
+
 /// Runs `body` with `count` bytes aligned to 16 (uninitialized): on the stack up to 1 KiB, else from malloc;
 /// nil when malloc fails. One block for several arrays costs one set-up instead of one each.
 @inline(__always)
 package func withTemporaryBytes<R>(_ count: Int, _ body: (UnsafeMutableRawPointer) -> R) -> R? {
     let bytes = max(count, 1)
-    if bytes <= 1024 {  // what withUnsafeTemporaryAllocation puts on the stack
+    if bytes <= temporaryStackBytes {
         return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: 16) { $0.baseAddress.map(body) }
     }
     // malloc's alignment (16 on 64-bit glibc and musl) suits every type the lookups use.

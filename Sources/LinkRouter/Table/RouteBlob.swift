@@ -78,17 +78,68 @@ package struct RouteBlob: @unchecked Sendable {
         return span(u32(entry), u32(entry + 4))
     }
 
+    /// The (offset, length) of parameter `i`'s name in the block.
+    @inline(__always) package func paramNameEntry(_ i: Int) -> (offset: Int, count: Int) {
+        let entry = RouteBlob.headerSize &+ 8 &* i
+        return (u32(entry), u32(entry &+ 4))
+    }
+
+    /// Where the pattern starts in the block; the target, name and metadata follow it, each NUL-terminated
+    /// ("" when absent).
+    @inline(__always) package var patternOffset: Int { RouteBlob.headerSize &+ 8 &* paramCount }
+    @inline(__always) package var hasName: Bool { flags & RouteBlob.nameFlag != 0 }
+    @inline(__always) package var hasMetadata: Bool { flags & RouteBlob.metadataFlag != 0 }
+
+    /// Where the strings before the extras end: after the last parameter name (they are written in order),
+    /// else after the metadata's NUL.
+    @inline(__always) private var namesEnd: Int {
+        let n = paramCount
+        guard n > 0 else { return patternOffset &+ patternLength &+ targetLength &+ nameLength &+ metadataLength &+ 4 }
+        let last = paramNameEntry(n &- 1)
+        return last.offset &+ last.count &+ 1
+    }
+
     /// Where the extras start (0: the route has none). Found from the strings before them: only the open path
-    /// asks, so the header does not spend a word on it.
-    private var extrasOffset: Int {
+    /// and matches ask, so the header does not spend a word on it.
+    @inline(__always) private var extrasOffset: Int {
         guard flags & RouteBlob.extrasFlag != 0 else { return 0 }
-        var end = RouteBlob.headerSize + 8 * paramCount + patternLength + targetLength + nameLength + metadataLength + 4
-        for i in 0..<paramCount { end += u32(RouteBlob.headerSize + 8 * i + 4) + 1 }
-        return (end + 3) & ~3
+        return (namesEnd &+ 3) & ~3
+    }
+
+    /// The end of the block: the route's strings from `patternOffset` to here (with the extras' tables between
+    /// them, when it has extras) are one run that a match copies in one piece, each string at the same distance
+    /// from the run's start.
+    @inline(__always) package var stringsEnd: Int {
+        let x = extrasOffset
+        if x == 0 { return namesEnd }
+        let requires = u16(x), meta = u16(x &+ 2)
+        // The extras' strings follow their tables in order: the last meta value, else the last guard, ends them.
+        let last: Int
+        if meta > 0 {
+            last = x &+ 4 &+ 8 &* requires &+ 16 &* (meta &- 1) &+ 8
+        } else if requires > 0 {
+            last = x &+ 4 &+ 8 &* (requires &- 1)
+        } else {
+            return x &+ 4
+        }
+        return u32(last) &+ u32(last &+ 4) &+ 1
+    }
+
+    /// The (offset, length) of required guard `i` in the block.
+    @inline(__always) package func requiresEntry(_ i: Int) -> (offset: Int, count: Int) {
+        let entry = extrasOffset &+ 4 &+ 8 &* i
+        return (u32(entry), u32(entry &+ 4))
+    }
+
+    /// The (offset, length) of meta entry `i`'s key and of its value in the block.
+    @inline(__always) package func metaEntry(_ i: Int) -> (key: Int, keyCount: Int, value: Int, valueCount: Int) {
+        let x = extrasOffset
+        let entry = x &+ 4 &+ 8 &* u16(x) &+ 16 &* i
+        return (u32(entry), u32(entry &+ 4), u32(entry &+ 8), u32(entry &+ 12))
     }
 
     /// The guards the route requires, in order.
-    package var requiresCount: Int {
+    @inline(__always) package var requiresCount: Int {
         let x = extrasOffset
         return x == 0 ? 0 : u16(x)
     }
@@ -99,7 +150,7 @@ package struct RouteBlob: @unchecked Sendable {
     }
 
     /// The route's meta entries, sorted by key.
-    package var metaCount: Int {
+    @inline(__always) package var metaCount: Int {
         let x = extrasOffset
         return x == 0 ? 0 : u16(x + 2)
     }
