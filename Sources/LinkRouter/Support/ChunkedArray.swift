@@ -109,4 +109,9 @@ package struct ChunkReader<Element: BitwiseCopyable>: @unchecked Sendable {
     @inline(__always) package subscript(i: Int) -> Element {
         directory[i &>> shift][i & mask]
     }
+
+    /// Element `i` in place, to read a few fields of a large element without copying all of it.
+    @inline(__always) func address(_ i: Int) -> UnsafePointer<Element> {
+        UnsafePointer(directory[i &>> shift] + (i & mask))
+    }
 }

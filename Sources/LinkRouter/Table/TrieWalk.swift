@@ -134,12 +134,33 @@ struct TrieWalk {
 
     // MARK: Typed and in-segment parameters
 
-    /// The first special edge, from edge `k` on, whose rule accepts the element written at `start ..< end`
-    /// (decoded), with where its value is written in the URL; edge -1 when none does. An element without
-    /// escapes is checked in place, here; one with escapes is decoded first, out of line.
+    /// The first special edge, from edge `k` (≥ 0) on, whose rule accepts the element written at `start ..< end`
+    /// (decoded), with where its value is written in the URL; nil when none does. The common case is checked
+    /// here, inline: an element without escapes against a first edge of an unaffixed `<int>` or `<uint>`. The
+    /// rest (other types, affixes, escapes, long numbers, the edges after a refusal) is out of line.
     @inline(__always)
     func special(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
                  _ scratch: inout ByteWriter) -> SpecialHit? {
+        if !hasPercent {
+            let edge = specials.address(Int(k))
+            let lane = edge.pointee.lane
+            if lane != .general {
+                switch ParamRule.fitsLane(p + start, end &- start, signed: lane == .int) {
+                case .yes: return SpecialHit(child: edge.pointee.child, next: edge.pointee.next, start: start, end: end)
+                case .no:
+                    let next = edge.pointee.next
+                    return next < 0 ? nil : specialGeneral(from: next, start, end, hasPercent: false, fold: fold, &scratch)
+                case .unknown: break
+                }
+            }
+        }
+        return specialGeneral(from: k, start, end, hasPercent: hasPercent, fold: fold, &scratch)
+    }
+
+    /// `special` without its inline lanes.
+    @inline(never)
+    private func specialGeneral(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
+                                _ scratch: inout ByteWriter) -> SpecialHit? {
         if hasPercent { return specialDecoded(from: k, start, end, fold: fold, &scratch) }
         guard let (e, v) = firstAccepting(from: k, UnsafePointer(p + start), end &- start, fold: fold) else { return nil }
         return SpecialHit(child: e.child, next: e.next, start: start &+ v.start, end: start &+ v.end)
@@ -169,7 +190,7 @@ struct TrieWalk {
         // Decoded into scratch without committing: the bytes are only looked at here. An element that does not
         // decode cleanly is checked as written.
         guard let dst = scratch.reserve(rawCount), let n = percentDecode(ByteSpan(start: raw, count: rawCount), into: dst) else {
-            return special(from: k, start, end, hasPercent: false, fold: fold, &scratch)
+            return specialGeneral(from: k, start, end, hasPercent: false, fold: fold, &scratch)
         }
         guard let (e, v) = firstAccepting(from: k, UnsafePointer(dst), n, fold: fold) else { return nil }
         return SpecialHit(child: e.child, next: e.next, start: rawOffset(start, decodedCount: v.start),
