@@ -63,8 +63,11 @@ package struct ParamRule: Hashable, Sendable {
         prefix.withUnsafeBufferPointer { pre in
             suffix.withUnsafeBufferPointer { suf in
                 charSet.withUnsafeBufferPointer { set in
-                    ParamRule.value(in: element, n, prefix: pre.baseAddress, pre.count, suffix: suf.baseAddress, suf.count,
-                                    kind: kind, set: set.baseAddress, min: Int(minLength), max: Int(maxLength), fold: fold)
+                    let edge = SpecialEdge(kind: kind, prefixLength: Int32(truncatingIfNeeded: pre.count),
+                                           suffixLength: Int32(truncatingIfNeeded: suf.count), minLength: minLength,
+                                           maxLength: maxLength, prefix: pre.baseAddress, suffix: suf.baseAddress,
+                                           charSet: set.baseAddress)
+                    return withUnsafePointer(to: edge) { ParamRule.value(in: element, n, edge: $0, fold: fold) }
                 }
             }
         }
@@ -80,16 +83,18 @@ package struct ParamRule: Hashable, Sendable {
         }
     }
 
-    /// The check shared by the trie walk (which keeps these fields in its special edges) and `value(in:)`.
+    /// The check shared by the trie walk (on its special edges, read in place: a field is loaded only where it
+    /// is needed) and `value(in:)`.
     @inline(__always)
-    static func value(in e: UnsafePointer<UInt8>?, _ n: Int, prefix: UnsafePointer<UInt8>?, _ pn: Int,
-                      suffix: UnsafePointer<UInt8>?, _ sn: Int, kind: Kind, set: UnsafePointer<UInt8>?,
-                      min: Int, max: Int, fold: Bool) -> (start: Int, end: Int)? {
+    static func value(in e: UnsafePointer<UInt8>?, _ n: Int, edge: UnsafePointer<SpecialEdge>,
+                      fold: Bool) -> (start: Int, end: Int)? {
+        let pn = Int(edge.pointee.prefixLength), sn = Int(edge.pointee.suffixLength)
         guard let e, n > pn &+ sn else { return nil }
-        if pn > 0 && !affixEqual(e, prefix, pn, fold: fold) { return nil }
-        if sn > 0 && !affixEqual(e + (n &- sn), suffix, sn, fold: fold) { return nil }
+        if pn > 0 && !affixEqual(e, edge.pointee.prefix, pn, fold: fold) { return nil }
+        if sn > 0 && !affixEqual(e + (n &- sn), edge.pointee.suffix, sn, fold: fold) { return nil }
         let start = pn, end = n &- sn
-        guard fits(e + start, end &- start, kind: kind, set: set, min: min, max: max) else { return nil }
+        guard fits(e + start, end &- start, kind: edge.pointee.kind, set: edge.pointee.charSet,
+                   min: Int(edge.pointee.minLength), max: Int(edge.pointee.maxLength)) else { return nil }
         return (start, end)
     }
 
@@ -97,7 +102,11 @@ package struct ParamRule: Hashable, Sendable {
     @inline(__always)
     private static func affixEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ n: Int, fold: Bool) -> Bool {
         guard let b else { return false }
-        for i in 0..<n where (fold ? ASCII.lowercased(a[i]) : a[i]) != b[i] { return false }
+        if fold {
+            for i in 0..<n where ASCII.lowercased(a[i]) != b[i] { return false }
+        } else {
+            for i in 0..<n where a[i] != b[i] { return false }
+        }
         return true
     }
 
