@@ -153,6 +153,7 @@ final class PatternRulesTests: XCTestCase {
         try r.add("n://i/:v/b", target: "PlainI")
         try r.add("n://u/:v<uint>/a", target: "Uint")
         try r.add("n://u/:v/b", target: "PlainU")
+        r.withState { XCTAssertEqual($0.table.specials.shift, SpecialEdge.chunkShift) }  // the walk's constant
         let numbers = ["0", "12", "123", "1234", "1234567", "12345678", "123456789012345", "1234567890123456",
                        "12345678901234567", "123456789012345678", "1234567890123456789", "18446744073709551615",
                        "18446744073709551616", "9223372036854775807", "9223372036854775808"]

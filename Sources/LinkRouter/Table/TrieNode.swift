@@ -39,6 +39,9 @@ struct SpecialEdge: BitwiseCopyable {
     var type: UnsafePointer<UInt8>? = nil  // the type's text: with `kind`, it identifies the type
     var charSet: UnsafePointer<UInt8>? = nil  // `.chars`: 32 bytes
 
+    /// 512 edges a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
+
     /// The common edges the walk checks inline, without the general code: unaffixed `<uint>` and `<int>`.
     enum Lane: UInt8, BitwiseCopyable {
         case general = 0, uint, int

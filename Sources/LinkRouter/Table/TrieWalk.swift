@@ -7,7 +7,10 @@ struct TrieWalk {
     @inline(__always) var edges: ChunkReader<Edge> { table.edges }
     @inline(__always) var routes: ChunkReader<RouteSlot> { table.routes }
     @inline(__always) var statics: ChunkReader<StaticSlot> { table.statics }
-    @inline(__always) var specials: ChunkReader<SpecialEdge> { table.specials }
+    /// Special edge `k`, read in place.
+    @inline(__always) func specialEdge(_ k: Int32) -> UnsafePointer<SpecialEdge> {
+        table.specials.address(Int(k), shift: SpecialEdge.chunkShift)
+    }
     @inline(__always) var edgeBits: Int { table.edgeBits }
     @inline(__always) var edgeMask: Int { table.edgeMask }
     @inline(__always) var staticBits: Int { table.staticBits }
@@ -142,7 +145,7 @@ struct TrieWalk {
     func special(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
                  _ scratch: inout ByteWriter) -> SpecialHit? {
         if hasPercent { return specialDecoded(from: k, start, end, fold: fold, &scratch) }
-        var edge = specials.address(Int(k))
+        var edge = specialEdge(k)
         let lane = edge.pointee.lane
         if lane != .general {
             switch ParamRule.fitsLane(p + start, end &- start, signed: lane == .int) {
@@ -150,7 +153,7 @@ struct TrieWalk {
             case .no:
                 let next = edge.pointee.next
                 if next < 0 { return nil }
-                edge = specials.address(Int(next))
+                edge = specialEdge(next)
             case .unknown: break
             }
         }
@@ -169,7 +172,7 @@ struct TrieWalk {
             if let v = ParamRule.value(in: key, n, edge: e, fold: fold) { return (e, v.start, v.end) }
             let k = e.pointee.next
             if k < 0 { return (nil, 0, 0) }
-            e = specials.address(Int(k))
+            e = specialEdge(k)
         }
     }
 
@@ -182,7 +185,7 @@ struct TrieWalk {
         guard let dst = scratch.reserve(rawCount), let n = percentDecode(ByteSpan(start: raw, count: rawCount), into: dst) else {
             return special(from: k, start, end, hasPercent: false, fold: fold, &scratch)
         }
-        let found = firstAccepting(from: specials.address(Int(k)), UnsafePointer(dst), n, fold: fold)
+        let found = firstAccepting(from: specialEdge(k), UnsafePointer(dst), n, fold: fold)
         guard let e = found.edge else { return nil }
         return SpecialHit(child: e.pointee.child, next: e.pointee.next, start: rawOffset(start, decodedCount: found.start),
                           end: rawOffset(start, decodedCount: n &- found.end, fromEnd: end))
