@@ -127,7 +127,7 @@ final class PatternRulesTests: XCTestCase {
                         if minus { v[0] = ASCII.minus }
                         if !(minus && at == 0) { v[at] = UInt8(byte) }
                         v.withUnsafeBufferPointer { b in
-                            let p = b.baseAddress!
+                            guard let p = b.baseAddress else { return XCTFail("no storage") }
                             for kind in [ParamRule.Kind.int, .uint] {
                                 let rule = ParamRule.fits(p, n, kind: kind, set: nil, min: 1, max: .max)
                                 switch ParamRule.fitsLane(p, n, signed: kind == .int) {
