@@ -115,6 +115,68 @@ final class PatternRulesTests: XCTestCase {
         XCTAssertEqual(try r.resolve("a://u/7/x")?.target, "a://u/:id/x")
     }
 
+    /// The walk's inline check of unaffixed `<int>` and `<uint>` edges decides as the general rule does, or
+    /// leaves it to it: every byte at every place of values of 1 to 20 bytes, with and without a leading "-".
+    func testInlineNumberCheckAgreesWithTheRule() {
+        var checked = 0
+        for n in 1...20 {
+            for at in 0..<n {
+                for byte in 0...255 {
+                    for minus in [false, true] {
+                        var v = (0..<n).map { UInt8(0x30 + ($0 * 7) % 10) }
+                        if minus { v[0] = ASCII.minus }
+                        if !(minus && at == 0) { v[at] = UInt8(byte) }
+                        v.withUnsafeBufferPointer { b in
+                            guard let p = b.baseAddress else { return XCTFail("no storage") }
+                            for kind in [ParamRule.Kind.int, .uint] {
+                                let rule = ParamRule.fits(p, n, kind: kind, set: nil, min: 1, max: .max)
+                                switch ParamRule.fitsLane(p, n, signed: kind == .int) {
+                                case .yes: XCTAssertTrue(rule, "\(kind) \(v)")
+                                case .no: XCTAssertFalse(rule, "\(kind) \(v)")
+                                case .unknown: XCTAssertGreaterThan(n, 16)
+                                }
+                                checked += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(checked, 210 * 256 * 2 * 2)
+    }
+
+    /// Typed edges checked inline, in the trie's fast path and in the full search (the `/b` rows backtrack out of
+    /// `<int>` and `<uint>` into the plain parameter), at the lengths where the check changes its words.
+    func testInlineNumberEdgesInBothSearches() throws {
+        let r = Router()
+        try r.add("n://i/:v<int>/a", target: "Int")
+        try r.add("n://i/:v/b", target: "PlainI")
+        try r.add("n://u/:v<uint>/a", target: "Uint")
+        try r.add("n://u/:v/b", target: "PlainU")
+        r.withState { XCTAssertEqual($0.table.specials.shift, SpecialEdge.chunkShift) }  // the walk's constant
+        let numbers = ["0", "12", "123", "1234", "1234567", "12345678", "123456789012345", "1234567890123456",
+                       "12345678901234567", "123456789012345678", "1234567890123456789", "18446744073709551615",
+                       "18446744073709551616", "9223372036854775807", "9223372036854775808"]
+        for s in numbers {
+            XCTAssertEqual(try r.resolve("n://i/\(s)/a")?.target, Int64(s) == nil ? nil : "Int", s)
+            XCTAssertEqual(try r.resolve("n://i/-\(s)/a")?.target, Int64("-" + s) == nil ? nil : "Int", "-" + s)
+            XCTAssertEqual(try r.resolve("n://u/\(s)/a")?.target, UInt64(s) == nil ? nil : "Uint", s)
+            XCTAssertNil(try r.resolve("n://u/-\(s)/a"), "-" + s)
+            for (host, plain) in [("i", "PlainI"), ("u", "PlainU")] {
+                let m = try r.resolve("n://\(host)/\(s)/b")
+                XCTAssertEqual(m?.target, plain, s)
+                XCTAssertEqual(m?.params["v"], s, s)
+            }
+        }
+        for s in ["-", "--1", "1-", "12a4567", "1234567a", "a2345678", "123456789x123456", "1.5", "+1", "%31%32"] {
+            let value = s.removingPercentEncoding ?? s
+            let int = Int64(value) != nil && !value.hasPrefix("+"), uint = UInt64(value) != nil && !value.hasPrefix("+")
+            XCTAssertEqual(try r.resolve("n://i/\(s)/a")?.target, int ? "Int" : nil, s)
+            XCTAssertEqual(try r.resolve("n://u/\(s)/a")?.target, uint ? "Uint" : nil, s)
+            XCTAssertEqual(try r.resolve("n://i/\(s)/b")?.params["v"], value, s)
+        }
+    }
+
     /// JLRoutes', URLNavigator's and matchit's documented pattern examples, each library's on a router of its own,
     /// written as LinkRouter patterns (docs/SEMANTICS.md §7 lists them): the same URLs match, with the same values.
     /// Path-only routers (matchit) get a host, `web://site`. nil target: the library's example does not match.

@@ -109,4 +109,10 @@ package struct ChunkReader<Element: BitwiseCopyable>: @unchecked Sendable {
     @inline(__always) package subscript(i: Int) -> Element {
         directory[i &>> shift][i & mask]
     }
+
+    /// Element `i` in place, to read a few fields of a large element without copying all of it. `shift`: the
+    /// reader's own, which a caller that knows it as a constant passes, to save loading it and the mask.
+    @inline(__always) func address(_ i: Int, shift: Int) -> UnsafePointer<Element> {
+        UnsafePointer(directory[i &>> shift] + (i & ((1 &<< shift) &- 1)))
+    }
 }

@@ -63,8 +63,11 @@ package struct ParamRule: Hashable, Sendable {
         prefix.withUnsafeBufferPointer { pre in
             suffix.withUnsafeBufferPointer { suf in
                 charSet.withUnsafeBufferPointer { set in
-                    ParamRule.value(in: element, n, prefix: pre.baseAddress, pre.count, suffix: suf.baseAddress, suf.count,
-                                    kind: kind, set: set.baseAddress, min: Int(minLength), max: Int(maxLength), fold: fold)
+                    let edge = SpecialEdge(kind: kind, prefixLength: Int32(truncatingIfNeeded: pre.count),
+                                           suffixLength: Int32(truncatingIfNeeded: suf.count), minLength: minLength,
+                                           maxLength: maxLength, prefix: pre.baseAddress, suffix: suf.baseAddress,
+                                           charSet: set.baseAddress)
+                    return withUnsafePointer(to: edge) { ParamRule.value(in: element, n, edge: $0, fold: fold) }
                 }
             }
         }
@@ -80,16 +83,18 @@ package struct ParamRule: Hashable, Sendable {
         }
     }
 
-    /// The check shared by the trie walk (which keeps these fields in its special edges) and `value(in:)`.
+    /// The check shared by the trie walk (on its special edges, read in place: a field is loaded only where it
+    /// is needed) and `value(in:)`.
     @inline(__always)
-    static func value(in e: UnsafePointer<UInt8>?, _ n: Int, prefix: UnsafePointer<UInt8>?, _ pn: Int,
-                      suffix: UnsafePointer<UInt8>?, _ sn: Int, kind: Kind, set: UnsafePointer<UInt8>?,
-                      min: Int, max: Int, fold: Bool) -> (start: Int, end: Int)? {
+    static func value(in e: UnsafePointer<UInt8>?, _ n: Int, edge: UnsafePointer<SpecialEdge>,
+                      fold: Bool) -> (start: Int, end: Int)? {
+        let pn = Int(edge.pointee.prefixLength), sn = Int(edge.pointee.suffixLength)
         guard let e, n > pn &+ sn else { return nil }
-        if pn > 0 && !affixEqual(e, prefix, pn, fold: fold) { return nil }
-        if sn > 0 && !affixEqual(e + (n &- sn), suffix, sn, fold: fold) { return nil }
+        if pn > 0 && !affixEqual(e, edge.pointee.prefix, pn, fold: fold) { return nil }
+        if sn > 0 && !affixEqual(e + (n &- sn), edge.pointee.suffix, sn, fold: fold) { return nil }
         let start = pn, end = n &- sn
-        guard fits(e + start, end &- start, kind: kind, set: set, min: min, max: max) else { return nil }
+        guard fits(e + start, end &- start, kind: edge.pointee.kind, set: edge.pointee.charSet,
+                   min: Int(edge.pointee.minLength), max: Int(edge.pointee.maxLength)) else { return nil }
         return (start, end)
     }
 
@@ -97,7 +102,11 @@ package struct ParamRule: Hashable, Sendable {
     @inline(__always)
     private static func affixEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ n: Int, fold: Bool) -> Bool {
         guard let b else { return false }
-        for i in 0..<n where (fold ? ASCII.lowercased(a[i]) : a[i]) != b[i] { return false }
+        if fold {
+            for i in 0..<n where ASCII.lowercased(a[i]) != b[i] { return false }
+        } else {
+            for i in 0..<n where a[i] != b[i] { return false }
+        }
         return true
     }
 
@@ -148,10 +157,36 @@ package struct ParamRule: Hashable, Sendable {
         }
     }
 
-    /// Whether the `n` bytes at `v` are all decimal digits, a word at a time: a word's bytes are digits when each
-    /// has the high nibble 3 and still has it after adding 6 (a low nibble above 9 carries out of it). Short
-    /// values are read as two overlapping 4-byte words, long ones' tails as an overlapping last word, so no byte
-    /// outside the value is read.
+    /// The inline check's answer; `.unknown` leaves the edge to the general check.
+    enum Verdict { case yes, no, unknown }
+
+    /// The walk's inline check of an unaffixed `<uint>` or (`signed`) `<int>` edge on the `n` bytes at `v`, as
+    /// `value(in:)` decides it: up to 16 digits always fit, after an optional "-" for `<int>`. Longer or empty
+    /// values are `.unknown`, for the general check. Digits are tested first: most values are not negative.
+    @inline(__always)
+    static func fitsLane(_ v: UnsafePointer<UInt8>, _ n: Int, signed: Bool) -> Verdict {
+        guard UInt(bitPattern: n &- 1) < 16 else { return .unknown }
+        if shortDigits(v, n) { return .yes }
+        return signed && n > 1 && v[0] == ASCII.minus && shortDigits(v + 1, n &- 1) ? .yes : .no
+    }
+
+    /// `allDigits` for 1 to 16 bytes, without a loop: two overlapping words.
+    @inline(__always) private static func shortDigits(_ v: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let raw = UnsafeRawPointer(v)
+        if n >= 8 {
+            return nonDigits(raw.loadUnaligned(as: UInt64.self)) | nonDigits(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)) == 0
+        }
+        if n >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self)), high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+            return digitWord(low << 32 | high)
+        }
+        for i in 0..<n where v[i] &- 0x30 >= 10 { return false }
+        return true
+    }
+
+    /// Whether the `n` bytes at `v` are all decimal digits, a word at a time (see `digitWord`). Short values are
+    /// read as two overlapping 4-byte words, long ones' tails as an overlapping last word, so no byte outside the
+    /// value is read.
     @inline(__always) static func allDigits(_ v: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let raw = UnsafeRawPointer(v)
         if n >= 8 {
@@ -170,9 +205,15 @@ package struct ParamRule: Hashable, Sendable {
         return true
     }
 
-    @inline(__always) private static func digitWord(_ w: UInt64) -> Bool {
-        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
-        return w & high == threes && (w &+ 0x0606_0606_0606_0606) & high == threes
+    /// Whether a word's bytes are all digits: with x = w ^ "00000000", each byte of x must be below 10, that is
+    /// have a zero high nibble and keep it after adding 6. When every high nibble of x is zero, adding 6 to each
+    /// byte carries into no other byte; when one is not, x itself shows it. Three constants, one test.
+    @inline(__always) private static func digitWord(_ w: UInt64) -> Bool { nonDigits(w) == 0 }
+
+    /// `digitWord` without the test: not zero when a byte is not a digit.
+    @inline(__always) private static func nonDigits(_ w: UInt64) -> UInt64 {
+        let x = w ^ 0x3030_3030_3030_3030
+        return (x | (x &+ 0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0
     }
 
     @inline(__always) private static func isHex(_ b: UInt8) -> Bool {

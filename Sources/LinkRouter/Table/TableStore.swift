@@ -12,7 +12,7 @@ struct TableStore {
     var staticLengths: UInt64 = 0
     var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
     /// Typed and in-segment parameter children (see `TrieNode`); empty for tables without such patterns.
-    var specials = ChunkedArray<SpecialEdge>(shift: 9, fill: SpecialEdge())
+    var specials = ChunkedArray<SpecialEdge>(shift: SpecialEdge.chunkShift, fill: SpecialEdge())
     var arena = ByteArena()
     /// Most elements (host and segments) any pattern consumes before its catch-all.
     var maxDepth = 0

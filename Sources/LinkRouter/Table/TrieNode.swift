@@ -18,7 +18,7 @@ struct TrieNode: BitwiseCopyable {
     var literalCount: Int32 = 0
 
     /// The first special edge, or -1 when the node has no list.
-    @inline(__always) var specialHead: Int32 { paramChild < -1 ? -paramChild &- 2 : -1 }
+    @inline(__always) var specialHead: Int32 { paramChild < -1 ? ~paramChild &- 1 : -1 }  // -paramChild - 2
 }
 
 /// One parameter child in a node's special list: the rule's fields (bytes in the table's arena) and the next
@@ -27,6 +27,8 @@ struct SpecialEdge: BitwiseCopyable {
     var next: Int32 = -1
     var child: Int32 = -1
     var kind: ParamRule.Kind = .any
+    /// The walk's inline check for this edge (set by `init`; in the padding after `kind`, so it costs no room).
+    var lane: Lane = .general
     var prefixLength: Int32 = 0
     var suffixLength: Int32 = 0
     var typeLength: Int32 = 0
@@ -36,6 +38,27 @@ struct SpecialEdge: BitwiseCopyable {
     var suffix: UnsafePointer<UInt8>? = nil
     var type: UnsafePointer<UInt8>? = nil  // the type's text: with `kind`, it identifies the type
     var charSet: UnsafePointer<UInt8>? = nil  // `.chars`: 32 bytes
+
+    /// 512 edges a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
+
+    /// The common edges the walk checks inline, without the general code: unaffixed `<uint>` and `<int>`.
+    enum Lane: UInt8, BitwiseCopyable {
+        case general = 0, uint, int
+    }
+
+    init(next: Int32 = -1, child: Int32 = -1, kind: ParamRule.Kind = .any, prefixLength: Int32 = 0,
+         suffixLength: Int32 = 0, typeLength: Int32 = 0, minLength: Int32 = 1, maxLength: Int32 = .max,
+         prefix: UnsafePointer<UInt8>? = nil, suffix: UnsafePointer<UInt8>? = nil, type: UnsafePointer<UInt8>? = nil,
+         charSet: UnsafePointer<UInt8>? = nil) {
+        (self.next, self.child, self.kind) = (next, child, kind)
+        (self.prefixLength, self.suffixLength, self.typeLength) = (prefixLength, suffixLength, typeLength)
+        (self.minLength, self.maxLength) = (minLength, maxLength)
+        (self.prefix, self.suffix, self.type, self.charSet) = (prefix, suffix, type, charSet)
+        if prefixLength == 0 && suffixLength == 0 {
+            lane = kind == .uint ? .uint : kind == .int ? .int : .general
+        }
+    }
 
     /// The rule's identifying fields (not its character set, which its type text determines), for ordering and
     /// comparing with a rule being added.

@@ -7,7 +7,10 @@ struct TrieWalk {
     @inline(__always) var edges: ChunkReader<Edge> { table.edges }
     @inline(__always) var routes: ChunkReader<RouteSlot> { table.routes }
     @inline(__always) var statics: ChunkReader<StaticSlot> { table.statics }
-    @inline(__always) var specials: ChunkReader<SpecialEdge> { table.specials }
+    /// Special edge `k`, read in place.
+    @inline(__always) func specialEdge(_ k: Int32) -> UnsafePointer<SpecialEdge> {
+        table.specials.address(Int(k), shift: SpecialEdge.chunkShift)
+    }
     @inline(__always) var edgeBits: Int { table.edgeBits }
     @inline(__always) var edgeMask: Int { table.edgeMask }
     @inline(__always) var staticBits: Int { table.staticBits }
@@ -134,32 +137,43 @@ struct TrieWalk {
 
     // MARK: Typed and in-segment parameters
 
-    /// The first special edge, from edge `k` on, whose rule accepts the element written at `start ..< end`
-    /// (decoded), with where its value is written in the URL; edge -1 when none does. An element without
-    /// escapes is checked in place, here; one with escapes is decoded first, out of line.
+    /// The first special edge, from edge `k` (≥ 0) on, whose rule accepts the element written at `start ..< end`
+    /// (decoded), with where its value is written in the URL; nil when none does. The common case is checked
+    /// here, inline: an element without escapes against a first edge of an unaffixed `<int>` or `<uint>`. The
+    /// rest (other types, affixes, long numbers, the edges after a refusal; escapes) is out of line.
     @inline(__always)
     func special(from k: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
                  _ scratch: inout ByteWriter) -> SpecialHit? {
         if hasPercent { return specialDecoded(from: k, start, end, fold: fold, &scratch) }
-        guard let (e, v) = firstAccepting(from: k, UnsafePointer(p + start), end &- start, fold: fold) else { return nil }
-        return SpecialHit(child: e.child, next: e.next, start: start &+ v.start, end: start &+ v.end)
+        var edge = specialEdge(k)
+        let lane = edge.pointee.lane
+        if lane != .general {
+            switch ParamRule.fitsLane(p + start, end &- start, signed: lane == .int) {
+            case .yes: return SpecialHit(child: edge.pointee.child, next: edge.pointee.next, start: start, end: end)
+            case .no:
+                let next = edge.pointee.next
+                if next < 0 { return nil }
+                edge = specialEdge(next)
+            case .unknown: break
+            }
+        }
+        let found = firstAccepting(from: edge, UnsafePointer(p + start), end &- start, fold: fold)
+        guard let e = found.edge else { return nil }
+        return SpecialHit(child: e.pointee.child, next: e.pointee.next, start: start &+ found.start, end: start &+ found.end)
     }
 
-    /// The first special edge, from edge `k` on, whose rule accepts the `n` bytes at `key`, with the offsets of
-    /// its value in them.
-    @inline(__always)
-    private func firstAccepting(from k: Int32, _ key: UnsafePointer<UInt8>, _ n: Int, fold: Bool)
-        -> (edge: SpecialEdge, value: (start: Int, end: Int))? {
-        var k = k
-        while k >= 0 {
-            let e = specials[Int(k)]
-            if let v = ParamRule.value(in: key, n, prefix: e.prefix, Int(e.prefixLength), suffix: e.suffix, Int(e.suffixLength),
-                                       kind: e.kind, set: e.charSet, min: Int(e.minLength), max: Int(e.maxLength), fold: fold) {
-                return (e, v)
-            }
-            k = e.next
+    /// The first special edge, from `edge` on, whose rule accepts the `n` bytes at `key` (nil when none does),
+    /// with the offsets of its value in them. Out of line, so that the walk's own code stays small.
+    @inline(never)
+    private func firstAccepting(from edge: UnsafePointer<SpecialEdge>, _ key: UnsafePointer<UInt8>, _ n: Int, fold: Bool)
+        -> (edge: UnsafePointer<SpecialEdge>?, start: Int, end: Int) {
+        var e = edge
+        while true {
+            if let v = ParamRule.value(in: key, n, edge: e, fold: fold) { return (e, v.start, v.end) }
+            let k = e.pointee.next
+            if k < 0 { return (nil, 0, 0) }
+            e = specialEdge(k)
         }
-        return nil
     }
 
     @inline(never)
@@ -171,9 +185,10 @@ struct TrieWalk {
         guard let dst = scratch.reserve(rawCount), let n = percentDecode(ByteSpan(start: raw, count: rawCount), into: dst) else {
             return special(from: k, start, end, hasPercent: false, fold: fold, &scratch)
         }
-        guard let (e, v) = firstAccepting(from: k, UnsafePointer(dst), n, fold: fold) else { return nil }
-        return SpecialHit(child: e.child, next: e.next, start: rawOffset(start, decodedCount: v.start),
-                          end: rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
+        let found = firstAccepting(from: specialEdge(k), UnsafePointer(dst), n, fold: fold)
+        guard let e = found.edge else { return nil }
+        return SpecialHit(child: e.pointee.child, next: e.pointee.next, start: rawOffset(start, decodedCount: found.start),
+                          end: rawOffset(start, decodedCount: n &- found.end, fromEnd: end))
     }
 
     /// Where the element that starts at `start` (and decodes cleanly) is after `count` decoded bytes, or, with
