@@ -553,6 +553,32 @@ static int removes_itself(const lr_match *m, void *context, void *user_data, voi
     return LR_OK;
 }
 
+/* A guard that frees its own router (given as the open's context) and defers: the open must not touch the
+   router after that (run under valgrind and ASan by make reliability). */
+static int frees_router(const lr_match *m, void *context, void *user_data, const char **message)
+{
+    (void)m; (void)user_data; (void)message;
+    lr_router_free(context);
+    return LR_DEFER;
+}
+
+static void test_callback_frees_router(void)
+{
+    for (int general = 0; general < 2; general++) {  /* the plain open, and one with options */
+        lr_router *r;
+        lr_router_new(&r);
+        lr_handler h = {fire_and_forget, NULL, NULL, NULL};
+        const char *requires[] = {"frees"};
+        lr_route route = {"app://x/:id", NULL, NULL, requires, 1, NULL, NULL, 0, &h};
+        EXPECT_INT(lr_router_add_routes(r, &route, 1, NULL), LR_OK);
+        EXPECT_INT(lr_router_add_guard(r, "frees", 0, frees_router, NULL, NULL), LR_OK);
+        lr_open_options opts = {NULL, NULL, 0, r, NULL, NULL, general ? 1000 : 0};
+        void *result = (void *)1;
+        EXPECT_INT(lr_router_open(r, "app://x/1", &opts, &result), LR_DEFERRED);
+        EXPECT_INT(result == NULL, 1);
+    }
+}
+
 static int stop;
 static void *churn(void *arg)
 {
@@ -639,6 +665,7 @@ int main(void)
     test_executors();
     test_logging();
     test_reentrancy_and_threads();
+    test_callback_frees_router();
     join_started();
     if (failures) {
         fprintf(stderr, "test_open: %d failure(s)\n", failures);

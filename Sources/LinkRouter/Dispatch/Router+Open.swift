@@ -257,7 +257,17 @@ extension Router {
     /// for this thread's next open.
     package func openResult(_ request: OpenRequest) -> OpenResult {
         var match: Match?
-        return finish(request, route(request, &match), &match)
+        return keepingAlive { finish(request, route(request, &match), &match) }
+    }
+
+    /// `body`, holding this router: a guard or handler may free it while the open still needs it (a C caller's
+    /// `lr_router_free` from a callback; `lr_router_open` borrows the handle without a retain). The direct path
+    /// does not need it: after its C call it touches only the thread's memory.
+    @inline(__always)
+    private func keepingAlive<R>(_ body: () -> R) -> R {
+        let kept = Unmanaged.passUnretained(self).retain()
+        defer { kept.release() }
+        return body()
     }
 
     /// `openResult` of a plain request (no extras, context, executor or timeout; C's `lr_router_open` without
@@ -270,10 +280,10 @@ extension Router {
             return result
         case let .matched(state, m):
             let made = request()
-            return finish(made, decide(state, made, m, &match), &match)
+            return keepingAlive { finish(made, decide(state, made, m, &match), &match) }
         case .route:
             let made = request()
-            return finish(made, route(made, &match), &match)
+            return keepingAlive { finish(made, route(made, &match), &match) }
         }
     }
 
@@ -353,7 +363,8 @@ extension Router {
         switch step {
         case let .call(f, record):
             let result: OpenResult
-            switch f.call(record, rawContext) {
+            // `f` holds the function's user data: kept alive through the call, which may remove its route.
+            switch withExtendedLifetime(f, { f.call(record, rawContext) }) {
             case .success(let value): result = .pointer(value)
             case .failure(let error): result = .failed(error)
             }
