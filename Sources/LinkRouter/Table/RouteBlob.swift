@@ -241,6 +241,8 @@ package struct RouteBlob: @unchecked Sendable {
         put(metadata ?? [])
         for (i, n) in names.enumerated() { put(n, ref: headerSize + 8 * i) }
         if hasExtras {
+            // The padding before the tables is zeroed: a match record copies this run whole (MatchRecord.write).
+            for k in offset..<extrasAt { block.storeBytes(of: 0, toByteOffset: k, as: UInt8.self) }
             offset = extrasAt
             u16(requires.count, at: offset)
             u16(meta.count, at: offset + 2)
