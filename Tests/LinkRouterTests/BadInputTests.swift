@@ -309,6 +309,24 @@ final class BadInputTests: XCTestCase {
         }
     }
 
+    /// A regex whose recursion comes back to the same position (found by fuzz_rewrite): PCRE2 stops it at match
+    /// time, and that is a limit (LR_ELIMIT), like its depth limit, not an undocumented regex error.
+    func testRecursionLoopingInPlaceIsALimit() throws {
+        let r = try makeRouter()
+        try r.addRewrite("(*NO_JIT)(?R)*LI{/10", target: "app://user/caught")
+        let url = "https://www.example.com/search/%E5%8E%9F%E5%AD%90?q=1"
+        for call in ["rewrite", "resolve"] {
+            do throws(RouterError) {
+                if call == "rewrite" { _ = try r.rewrite(url) } else { _ = try r.resolve(url) }
+                XCTFail("\(call): no error")
+            } catch {
+                XCTAssertEqual(error.code, .limit, call)
+                XCTAssertEqual(error.message, "rewrite regex '(*NO_JIT)(?R)*LI{/10' hit PCRE2's stop for a recursion looping "
+                               + "at one position on a URL of 53 bytes")
+            }
+        }
+    }
+
     // MARK: Bulk adds
 
     func testOneBadRouteAmongFiveThousand() throws {

@@ -216,6 +216,10 @@ package final class Regex: @unchecked Sendable {
         case PCRE2_ERROR_DEPTHLIMIT: what = "the PCRE2 depth limit (regexDepthLimit \(limits.regexDepthLimit))"
         case PCRE2_ERROR_HEAPLIMIT: what = "the PCRE2 heap limit (\(RegexScratch.heapLimitKiB) KiB)"
         case PCRE2_ERROR_JIT_STACKLIMIT: what = "the PCRE2 JIT stack limit"
+        // A recursion that comes back to where it started (`(?R)*` and the like) without using up the subject:
+        // PCRE2 stops it as it stops a depth that runs away, so it is a limit, not a broken regex (which
+        // compiling would have refused).
+        case PCRE2_ERROR_RECURSELOOP: what = "PCRE2's stop for a recursion looping at one position"
         case PCRE2_ERROR_NOMEMORY:
             return RouterError(.noMemory, "rewrite regex '\(excerpt(pattern))': PCRE2 ran out of memory")
         default:
