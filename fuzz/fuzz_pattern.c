@@ -50,6 +50,26 @@ static int plain_byte(unsigned char c)
 /* A URL that the pattern must match, when every literal is plain enough to be written into a URL as is:
    ":name" becomes "v", ":name<int>" a value of its type, "*name" becomes "rest/of/it". Returns 0 when no such
    URL is written (in-segment "{name}" parameters, optional groups and character classes are not written). */
+/* Elements of a URL as the segment limit counts them: the host (when not empty), then each path segment. A
+   URL written from an accepted pattern may pass that limit where its catch-all takes several segments. */
+static size_t url_segments(const char *u)
+{
+    const char *p = strstr(u, "://");
+    if (!p) return 0;
+    p += 3;
+    const char *end = p + strcspn(p, "?#");
+    const char *s = p;
+    while (s < end && *s != '/') s++;
+    size_t n = s > p;
+    while (s < end) {
+        while (s < end && *s == '/') s++;
+        if (s >= end) break;
+        n++;
+        while (s < end && *s != '/') s++;
+    }
+    return n;
+}
+
 static int url_for(const char *pattern, char *out, size_t cap)
 {
     const char *sep = strstr(pattern, "://");
@@ -155,7 +175,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             lr_match *m = NULL;
             int urc = lr_router_resolve(r, u, &m);
             if (urc != LR_OK) fprintf(stderr, "pattern %s, url %s\n", pattern, u);
-            FUZZ_CHECK(urc == LR_OK, "a URL written from the pattern does not route: %d", urc);
+            FUZZ_CHECK(urc == LR_OK || (urc == LR_ELIMIT && url_segments(u) > 16),
+                       "a URL written from the pattern does not route: %d", urc);
             lr_match_free(m);
         }
         /* Adding it again conflicts. */
