@@ -79,7 +79,8 @@ enum lr_status {
     LR_EPATTERN  =  -3,  /* a malformed route pattern or rewrite template; the message gives the byte offset */
     LR_ECONFLICT =  -4,  /* a route matching exactly the URLs of an existing one; the message names it */
     LR_EREGEX    =  -5,  /* a rewrite regex PCRE2 will not compile; the message has PCRE2's text and offset */
-    LR_ELIMIT    =  -6,  /* a limit was hit (URL length, segments, parameters, regex match or depth limit) */
+    LR_ELIMIT    =  -6,  /* a limit was hit (URL length, segments, parameters, regex match or depth limit, or
+                            PCRE2's stop for a regex recursion looping at one position) */
     LR_ENOTFOUND =  -7,  /* the route or rule to remove does not exist */
     LR_ETABLE    =  -8,  /* a malformed route table file */
     LR_EIO       =  -9,  /* a file could not be read or written */

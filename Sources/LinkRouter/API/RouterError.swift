@@ -13,7 +13,8 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         case conflict = -4
         /// A rewrite regex that PCRE2 will not compile.
         case regex = -5
-        /// A configured limit was hit (URL length, segments, parameters, regex match or depth limit).
+        /// A configured limit was hit (URL length, segments, parameters, regex match or depth limit, or PCRE2's stop
+        /// for a regex recursion looping at one position).
         case limit = -6
         /// The route or rule to remove does not exist.
         case notFound = -7
