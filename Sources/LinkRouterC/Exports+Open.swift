@@ -96,7 +96,7 @@ public func lr_reply_fail(_ reply: UInt64, _ code: Int32, _ text: CString?) -> I
         ThreadState.with { $0.setError("lr_reply_fail: code \(code) is not negative") }
         return RouterError.Code.misuse.rawValue
     }
-    let why = message(text) ?? "the handler failed with status \(code)"
+    let why = cMessage(text) ?? "the handler failed with status \(code)"
     return Replies.complete(reply, .failure(CStatusError(code: code, message: why)))
 }
 
@@ -115,7 +115,7 @@ public func lr_router_set_unmatched(_ r: Handle?, _ fn: lr_unmatched_fn?, _ user
             var text: UnsafePointer<CChar>?
             let rc = u.url.withCString { fn($0, u.rawContext, owner.userData, &result, &text) }
             if rc >= 0 { return CPointer(raw: result) }
-            throw CStatusError(code: rc, message: message(text) ?? "the unmatched handler failed with status \(rc)")
+            throw CStatusError(code: rc, message: cMessage(text) ?? "the unmatched handler failed with status \(rc)")
         }
         return 0
     }
@@ -137,9 +137,9 @@ public func lr_router_add_guard(_ r: Handle?, _ name: CString?, _ flags: Int32, 
                 let verdict = fn(OpaquePointer(match.recordBase), match.rawContext, owner.userData, &text)
                 switch verdict {
                 case 0: return .allow
-                case 1: return .deny(message(text) ?? "")
+                case 1: return .deny(cMessage(text) ?? "")
                 case 2: return .defer
-                default: return .deny(message(text) ?? "guard '\(name)' failed with status \(verdict)")
+                default: return .deny(cMessage(text) ?? "guard '\(name)' failed with status \(verdict)")
                 }
             }
         } catch {

@@ -100,20 +100,12 @@ func paramPairs(_ params: UnsafeMutablePointer<lr_param_ref>?, _ function: Stati
 /// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL, and a string longer than
 /// `maxLength` is LR_ELIMIT, refused before it is copied.
 func text(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError) -> String {
-    try textBytes(s, what, function, maxLength: maxLength).string
-}
-
-/// The bytes of a C string argument checked as `text` checks them, without making a String. Inline: an open
-/// checks its URL here.
-@inline(__always)
-func textBytes(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError)
-    -> ByteSpan {
     let span = try bytes(s, what, function)
     guard span.count <= maxLength else {
         throw RouterError(.limit, "\(function): \(what) of \(span.count) bytes is longer than \(maxLength) bytes")
     }
     guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): \(what) is not valid UTF-8") }
-    return span
+    return span.string
 }
 
 /// An optional C string argument (NULL allowed).
@@ -254,9 +246,6 @@ final class CUserData: @unchecked Sendable {
         if armed, let release { release(userData) }
     }
 }
-
-/// The C string a callback set through its `const char **message` argument, copied; nil when it set none.
-func message(_ p: UnsafePointer<CChar>?) -> String? { cMessage(p) }
 
 /// The `lr_match *` lent to a C callback, and the open's C context.
 private func cArguments(_ match: Match) -> (OpaquePointer, UnsafeMutableRawPointer?) {
