@@ -15,56 +15,52 @@ public struct OpenRequest: Sendable {
     nonisolated(unsafe) package var borrowedURL: ByteSpan?
     /// Extra parameters (any values; those that are strings also take part in `Match.params`).
     public var extra: [String: any Sendable] {
-        get { options?.extra ?? [:] }
+        get { options?.fields.extra ?? [:] }
         set { change { $0.extra = newValue } }
     }
     /// The caller's context, handed to guards and the handler as it is.
     public var context: (any Sendable)? {
-        get { options?.context }
+        get { options?.fields.context }
         set { change { $0.context = newValue } }
     }
     /// Where the handler runs; nil: on the thread that opens.
     public var executor: (any Executor)? {
-        get { options?.executor }
+        get { options?.fields.executor }
         set { change { $0.executor = newValue } }
     }
     /// How long to wait for the handler's reply; nil: the router's `Limits.replyTimeoutMilliseconds`.
     public var timeout: Duration? {
-        get { options?.timeout }
+        get { options?.fields.timeout }
         set { change { $0.timeout = newValue } }
     }
-
-    /// Extras, context, executor and timeout, in one box that a plain open (C's `lr_router_open` without
-    /// options, Swift's `open(url)`) leaves nil: such an open then copies and checks one word for them instead
-    /// of four existential values. Immutable, so a copied request never sees another's change.
-    private final class Options: Sendable {
-        let extra: [String: any Sendable]
-        let context: (any Sendable)?
-        let executor: (any Executor)?
-        let timeout: Duration?
-
-        init(extra: [String: any Sendable], context: (any Sendable)?, executor: (any Executor)?, timeout: Duration?) {
-            self.extra = extra
-            self.context = context
-            self.executor = executor
-            self.timeout = timeout
-        }
-    }
-    private var options: Options?
 
     private struct Fields {
         var extra: [String: any Sendable] = [:]
         var context: (any Sendable)?
         var executor: (any Executor)?
         var timeout: Duration?
+
+        var isEmpty: Bool { extra.isEmpty && context == nil && executor == nil && timeout == nil }
+    }
+
+    /// Extras, context, executor and timeout, in one box that a plain open (C's `lr_router_open` without
+    /// options, Swift's `open(url)`) leaves nil: such an open then copies and checks one word for them instead
+    /// of four existential values. Immutable, so a copied request never sees another's change.
+    private final class Options: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+    private var options: Options?
+
+    /// Sets `options` from `fields`: nil when they hold nothing.
+    private mutating func set(_ fields: Fields) {
+        options = fields.isEmpty ? nil : Options(fields)
     }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
-        var f = Fields(extra: options?.extra ?? [:], context: options?.context, executor: options?.executor,
-                       timeout: options?.timeout)
+        var f = options?.fields ?? Fields()
         body(&f)
-        options = f.extra.isEmpty && f.context == nil && f.executor == nil && f.timeout == nil ? nil
-            : Options(extra: f.extra, context: f.context, executor: f.executor, timeout: f.timeout)
+        set(f)
     }
 
     /// The C caller's context pointer, beside `context` (which holds it boxed for Swift code): C callbacks read
@@ -88,7 +84,7 @@ public struct OpenRequest: Sendable {
 
     /// Whether an executor was given, without copying it out.
     var hasExecutor: Bool {
-        guard let options, case .some = options.executor else { return false }
+        guard let options, case .some = options.fields.executor else { return false }
         return true
     }
 
@@ -104,9 +100,7 @@ public struct OpenRequest: Sendable {
     public init(_ url: String, extra: [String: any Sendable] = [:], context: (any Sendable)? = nil,
                 executor: (any Executor)? = nil, timeout: Duration? = nil) {
         self.ownedURL = url
-        if !extra.isEmpty || context != nil || executor != nil || timeout != nil {
-            options = Options(extra: extra, context: context, executor: executor, timeout: timeout)
-        }
+        set(Fields(extra: extra, context: context, executor: executor, timeout: timeout))
     }
 }
 
