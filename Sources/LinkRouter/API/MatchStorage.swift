@@ -22,34 +22,28 @@ final class MatchStorage: ManagedBuffer<MatchStorage.Header, UInt8> {
                      reusable: Bool = false) throws(RouterError) -> MatchStorage? {
         var storage: MatchStorage?
         _ = try state.matchRecord(url, extras: extras) { size in
-            let made: MatchStorage
-            if reusable, let spare = ThreadState.takeSpareStorage(size) {
-                made = spare
-            } else {
-                // An open's at least 512 bytes, so that a storage kept as a spare fits most matches after it.
-                let capacity = reusable ? max(size, 512) : size
-                made = unsafeDowncast(MatchStorage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
-                                      to: MatchStorage.self)
-            }
+            let made = allocate(size, reusable: reusable)
             storage = made
             return made.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
         }
         return storage
     }
 
-    /// A storage holding a copy of `record`, for an open (this thread's spare when big enough, as `make` takes it).
+    /// A storage holding a copy of `record`, for an open (made as `make` makes an open's).
     static func copy(of record: MatchRecord) -> MatchStorage {
         let size = record.size
-        let made: MatchStorage
-        if let spare = ThreadState.takeSpareStorage(size) {
-            made = spare
-        } else {
-            let capacity = max(size, 512)
-            made = unsafeDowncast(MatchStorage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
-                                  to: MatchStorage.self)
-        }
+        let made = allocate(size, reusable: true)
         made.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).copyMemory(from: record.base, byteCount: size) }
         return made
+    }
+
+    /// An empty storage of at least `size` bytes; `reusable` (an open's): this thread's spare when big enough.
+    private static func allocate(_ size: Int, reusable: Bool) -> MatchStorage {
+        if reusable, let spare = ThreadState.takeSpareStorage(size) { return spare }
+        // An open's at least 512 bytes, so that a storage kept as a spare fits most matches after it.
+        let capacity = reusable ? max(size, 512) : size
+        return unsafeDowncast(MatchStorage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
+                              to: MatchStorage.self)
     }
 
     /// Keeps the storage of a match that nothing else holds (its open is over, and its handler kept no copy)
