@@ -222,14 +222,7 @@ public final class Router: Sendable {
     package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> UnsafeMutableRawPointer? {
         try withState { state, thread -> Result<UnsafeMutableRawPointer?, RouterError> in
             do throws(RouterError) {
-                var capacity = 0
-                let m = try state.matchRecord(url, extras: extras) { size in
-                    guard let (block, bytes) = thread.takeMatchBlock(size) else { return nil }
-                    capacity = bytes
-                    return block
-                }
-                if let m { MatchRecord.setCapacity(m, capacity) }
-                return .success(m)
+                return .success(try state.cMatchRecord(url, extras: extras, thread: thread))
             } catch {
                 return .failure(error)
             }

@@ -337,7 +337,6 @@ extension Router {
             case unmatched
             case route
         }
-        var capacity = 0
         // On the borrowed snapshot: route, and take out what the call needs (the function, retained with its
         // user data). The call runs after, on nothing borrowed: it may change the router.
         let step = withState { state, thread -> Step in
@@ -345,11 +344,7 @@ extension Router {
             guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .route }
             let record: UnsafeMutableRawPointer?
             do throws(RouterError) {
-                record = try state.matchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0)) { size in
-                    guard let (block, bytes) = thread.takeMatchBlock(size) else { return nil }
-                    capacity = bytes
-                    return block
-                }
+                record = try state.cMatchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
             } catch {
                 return .failed(error)
             }
@@ -368,11 +363,11 @@ extension Router {
             case .success(let value): result = .pointer(value)
             case .failure(let error): result = .failed(error)
             }
-            ThreadState.recycleMatchBlock(record, capacity: capacity)
+            MatchRecord.freeCMatch(record)
             return .done(result)
         case let .matched(state, record):
             let storage = MatchStorage.copy(of: MatchRecord(record))
-            ThreadState.recycleMatchBlock(record, capacity: capacity)
+            MatchRecord.freeCMatch(record)
             return .matched(state, Match(storage, rawContext: rawContext))
         case .failed(let error):
             return .done(.failed(error))

@@ -23,4 +23,19 @@ extension RouterState {
         }
         return try outcome.get()
     }
+
+    /// `matchRecord` into a block of `thread`'s (its spare match block when big enough, else malloc's), with the
+    /// block's capacity in the record: the C ABI's `lr_match`, freed with `MatchRecord.freeCMatch`.
+    @inline(__always)  // into resolveRecord and the direct open, which run it for every lookup
+    package func cMatchRecord(_ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
+                              thread: ThreadState) throws(RouterError) -> UnsafeMutableRawPointer? {
+        var capacity = 0
+        let m = try matchRecord(url, extras: extras) { size in
+            guard let (block, bytes) = thread.takeMatchBlock(size) else { return nil }
+            capacity = bytes
+            return block
+        }
+        if let m { MatchRecord.setCapacity(m, capacity) }
+        return m
+    }
 }
