@@ -170,7 +170,8 @@ package struct ParamRule: Hashable, Sendable {
         return signed && n > 1 && v[0] == ASCII.minus && shortDigits(v + 1, n &- 1) ? .yes : .no
     }
 
-    /// `allDigits` for 1 to 16 bytes, without a loop: two overlapping words.
+    /// Whether the `n` (at most 16) bytes at `v` are all digits, without a loop: two overlapping words (a byte
+    /// loop below 4).
     @inline(__always) private static func shortDigits(_ v: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let raw = UnsafeRawPointer(v)
         if n >= 8 {
@@ -184,25 +185,17 @@ package struct ParamRule: Hashable, Sendable {
         return true
     }
 
-    /// Whether the `n` bytes at `v` are all decimal digits, a word at a time (see `digitWord`). Short values are
-    /// read as two overlapping 4-byte words, long ones' tails as an overlapping last word, so no byte outside the
-    /// value is read.
+    /// Whether the `n` bytes at `v` are all decimal digits, a word at a time (see `digitWord`): up to 16 as
+    /// `shortDigits`, longer ones 8 at a time with an overlapping last word, so no byte outside the value is read.
     @inline(__always) static func allDigits(_ v: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        if n <= 16 { return shortDigits(v, n) }
         let raw = UnsafeRawPointer(v)
-        if n >= 8 {
-            var i = 0
-            while i &+ 8 <= n {
-                guard digitWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
-                i &+= 8
-            }
-            return i == n || digitWord(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+        var i = 0
+        while i &+ 8 <= n {
+            guard digitWord(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i &+= 8
         }
-        if n >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self)), high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
-            return digitWord(low << 32 | high)
-        }
-        for i in 0..<n where v[i] &- 0x30 >= 10 { return false }
-        return true
+        return i == n || digitWord(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
     }
 
     /// Whether a word's bytes are all digits: with x = w ^ "00000000", each byte of x must be below 10, that is

@@ -74,8 +74,8 @@ package struct RouteBlob: @unchecked Sendable {
 
     /// Name of parameter `i` (path order, catch-all last), NUL-terminated.
     @inline(__always) package func paramName(_ i: Int) -> ByteSpan {
-        let entry = RouteBlob.headerSize + 8 &* i
-        return span(u32(entry), u32(entry + 4))
+        let e = paramNameEntry(i)
+        return span(e.offset, e.count)
     }
 
     /// The (offset, length) of parameter `i`'s name in the block.
@@ -145,8 +145,8 @@ package struct RouteBlob: @unchecked Sendable {
     }
 
     package func requires(_ i: Int) -> ByteSpan {
-        let entry = extrasOffset + 4 + 8 * i
-        return span(u32(entry), u32(entry + 4))
+        let e = requiresEntry(i)
+        return span(e.offset, e.count)
     }
 
     /// The route's meta entries, sorted by key.
@@ -156,9 +156,8 @@ package struct RouteBlob: @unchecked Sendable {
     }
 
     package func meta(_ i: Int) -> (key: ByteSpan, value: ByteSpan) {
-        let x = extrasOffset
-        let entry = x + 4 + 8 * u16(x) + 16 * i
-        return (span(u32(entry), u32(entry + 4)), span(u32(entry + 8), u32(entry + 12)))
+        let e = metaEntry(i)
+        return (span(e.key, e.keyCount), span(e.value, e.valueCount))
     }
 
     /// The route as a caller would register it again.
