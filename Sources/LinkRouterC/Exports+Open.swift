@@ -171,7 +171,14 @@ public func lr_router_open(_ r: Handle?, _ url: CString?, _ opts: UnsafePointer<
             if o == nil || (o?.extra_count == 0 && o?.dispatch == nil && o?.timeout_ms == 0) {
                 // A plain open (the URL and at most a context): the core makes a request only if it needs one.
                 let bytes = try bytes(url, "url", f), context = o?.context
-                return cStatus(router.openPlain(bytes, rawContext: context) { plainRequest(bytes, context) }, result)
+                var value: UnsafeMutableRawPointer?
+                guard let other = router.openPlain(bytes, rawContext: context, value: &value, request: {
+                    plainRequest(bytes, context)
+                }) else {
+                    result?.pointee = value
+                    return 0
+                }
+                return cStatus(other, result)
             }
             return cStatus(router.openResult(try openRequest(url, opts, f, borrowingURL: true)), result)
         }

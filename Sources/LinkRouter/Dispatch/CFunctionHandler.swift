@@ -29,11 +29,34 @@ package struct CFunctionHandler: @unchecked Sendable {
     /// Calls the function on `match`: its result, or its negative status with its message.
     @inline(__always)
     func call(_ record: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?) -> Result<CPointer, CStatusError> {
+        CFunctionHandler.call(function, userData, record, context)
+    }
+
+    @inline(__always)
+    static func call(_ function: Function, _ userData: UnsafeMutableRawPointer?, _ record: UnsafeRawPointer,
+                     _ context: UnsafeMutableRawPointer?) -> Result<CPointer, CStatusError> {
         var result: UnsafeMutableRawPointer?
         var text: UnsafePointer<CChar>?
         let rc = function(OpaquePointer(record), context, userData, &result, &text)
         if rc >= 0 { return .success(CPointer(raw: result)) }
         return .failure(CStatusError(code: rc, message: cMessage(text) ?? "the handler failed with status \(rc)"))
+    }
+
+    /// This handler with its owner retained by hand, as plain values: the direct open carries it out of the
+    /// snapshot it was found in without reference-counted copies, and releases the owner after the call.
+    struct Retained {
+        let function: Function
+        let userData: UnsafeMutableRawPointer?
+        let owner: Unmanaged<AnyObject>
+
+        @inline(__always)
+        func call(_ record: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?) -> Result<CPointer, CStatusError> {
+            CFunctionHandler.call(function, userData, record, context)
+        }
+    }
+
+    @inline(__always) var retained: Retained {
+        Retained(function: function, userData: userData, owner: .passRetained(owner))
     }
 }
 

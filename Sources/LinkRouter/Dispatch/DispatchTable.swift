@@ -46,6 +46,17 @@ final class DispatchTable: Sendable {
         if byTarget.isEmpty { return nil }
         return byTarget.handler(for: match.field(.target))
     }
+
+    /// The C function that handles a match (as `handler(for:)` finds it), its owner retained; nil when there is
+    /// none or the handler is not a C function.
+    @inline(__always)
+    func cFunction(for match: MatchRecord) -> CFunctionHandler.Retained? {
+        if !byRoute.isEmpty, let h = byRoute[match.routeID] {
+            guard case .c(let f) = h.body else { return nil }
+            return f.retained
+        }
+        return byTarget.cFunction(for: match.field(.target))
+    }
 }
 
 /// Handlers by target, found from the target's bytes in the match: an open makes no String to find its
@@ -76,6 +87,19 @@ struct TargetHandlers: Sendable {
     }
 
     func handler(for target: ByteSpan) -> Handler? {
+        guard let i = index(of: target) else { return nil }
+        return entries[i].handler
+    }
+
+    /// `handler(for:)`'s C function, its owner retained.
+    func cFunction(for target: ByteSpan) -> CFunctionHandler.Retained? {
+        guard let i = index(of: target), case .c(let f) = entries[i].handler.body else { return nil }
+        return f.retained
+    }
+
+    /// Where `target`'s handler is in `entries`.
+    @inline(__always)
+    private func index(of target: ByteSpan) -> Int? {
         guard !slots.isEmpty else { return nil }
         let hash = digest(target.start, target.count, fold: false).hash, mask = slots.count &- 1
         var k = Int(truncatingIfNeeded: hash) & mask
@@ -85,7 +109,7 @@ struct TargetHandlers: Sendable {
             // Field by field: a copy of the entry would retain its array and handler.
             if entries[i].hash == hash,
                entries[i].target.withUnsafeBufferPointer({ target.equals(ByteSpan(start: $0.baseAddress, count: $0.count)) }) {
-                return entries[i].handler
+                return i
             }
             k = (k &+ 1) & mask
         }

@@ -270,15 +270,76 @@ extension Router {
         return body()
     }
 
-    /// `openResult` of a plain request (no extras, context, executor or timeout; C's `lr_router_open` without
-    /// them) given as its URL bytes and raw context: the request itself is made (`request()`) only when the open
-    /// needs more than `openDirect`.
-    package func openPlain(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, request: () -> OpenRequest) -> OpenResult {
+    /// `openResult` of a plain request (no extras, executor or timeout; C's `lr_router_open` without them) given
+    /// as its URL bytes and raw context. Nil when the open was done directly (see `direct`): the C handler's
+    /// result is then in `value`, and no `OpenResult` was made. The request itself is made (`request()`) only
+    /// when the open needs more than the direct path.
+    package func openPlain(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, value: inout UnsafeMutableRawPointer?,
+                           request: () -> OpenRequest) -> OpenResult? {
+        let step = withState { state, thread in Router.direct(state, thread, url) }
+        guard let record = step.record, let handler = step.call else { return openOther(step, rawContext, request) }
+        // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
+        // the function's user data through it (a handler may remove its own route).
+        let answer = handler.call(record, rawContext)
+        handler.owner.release()
+        MatchRecord.freeCMatch(record)
+        switch answer {
+        case .success(let pointer):
+            value = pointer.raw
+            return nil
+        case .failure(let error):
+            return .failed(error)
+        }
+    }
+
+    /// What `direct` found, in plain values (no reference counting on the way out of the snapshot closure).
+    private struct DirectStep {
+        enum Kind { case matched, unmatched, route }
+        var kind: Kind
+        /// The match, in this thread's match block (`matched`).
+        var record: UnsafeMutableRawPointer?
+        /// Its C function, with its owner retained: set when the open is the direct call.
+        var call: CFunctionHandler.Retained?
+        /// The snapshot, retained: set when matched but not a direct call (`decide` goes on from the record).
+        var state: Unmanaged<RouterState>?
+    }
+
+    /// A plain open whose route needs no guard and whose handler is a C function, done as `lr_router_resolve`
+    /// plus the call: on the borrowed snapshot, the URL is routed into this thread's spare match block, which
+    /// `openPlain` then calls the function on. No `Match`, `Routing` or `OpenResult` is made. It decides what
+    /// `route` and `decide` would (no guard applies, the handler is the route's, else its target's); anything
+    /// else is `route` (logging on, global guards, an error, which `route` reports again), `unmatched` (no route
+    /// and no unmatched handler) or `matched` with the snapshot.
+    @inline(__always)  // into openPlain's closure
+    private static func direct(_ state: RouterState, _ thread: ThreadState, _ url: ByteSpan) -> DirectStep {
+        let dispatch = state.dispatch
+        guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return DirectStep(kind: .route) }
+        let found: UnsafeMutableRawPointer?
+        do throws(RouterError) {
+            found = try state.cMatchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
+        } catch {
+            return DirectStep(kind: .route)
+        }
+        guard let record = found else { return DirectStep(kind: dispatch.unmatched == nil ? .unmatched : .route) }
+        let r = MatchRecord(record)
+        if r.requiresCount == 0, let call = dispatch.cFunction(for: r) {
+            return DirectStep(kind: .matched, record: record, call: call)
+        }
+        return DirectStep(kind: .matched, record: record, state: .passRetained(state))
+    }
+
+    /// The rest of `openPlain`, out of its line: `decide` goes on from a match, or `route` from the start.
+    @inline(never)
+    private func openOther(_ step: DirectStep, _ rawContext: UnsafeMutableRawPointer?,
+                           _ request: () -> OpenRequest) -> OpenResult {
         var match: Match?
-        switch openDirect(url, rawContext) {
-        case .done(let result):
-            return result
-        case let .matched(state, m):
+        switch step.kind {
+        case .unmatched:
+            return .unmatched
+        case .matched:
+            guard let record = step.record, let state = step.state?.takeRetainedValue() else { return .unmatched }
+            let m = Match(MatchStorage.copy(of: MatchRecord(record)), rawContext: rawContext)
+            MatchRecord.freeCMatch(record)
             let made = request()
             return keepingAlive { finish(made, decide(state, made, m, &match), &match) }
         case .route:
@@ -311,71 +372,6 @@ extension Router {
         let box = OpenResultBox()
         invoke(state, request, match, { box.set($0) }, work)
         return box.wait()
-    }
-
-    /// Where `openDirect` left an open.
-    private enum DirectOpen {
-        case done(OpenResult)
-        /// Matched, with more to do than a C call (guards, a Swift handler, no handler): `decide` goes on.
-        case matched(RouterState, Match)
-        /// Not tried (logging is on, or there are global guards), or no route with an unmatched handler to call:
-        /// `route` takes it from the start (a URL with no route is routed twice then; a miss is the cheap case).
-        case route
-    }
-
-    /// A plain open (no extras, context, executor or timeout; C's `lr_router_open` without options) whose route
-    /// needs no guard and whose handler is a C function, done as `lr_router_resolve` plus the call: the match is
-    /// written into this thread's spare match block, the function is called on it, and no `Match`, `Routing` or
-    /// boxed result is made. It decides what `route` and `decide` would (no guard applies, the handler is the
-    /// route's, else its target's) and hands them anything else.
-    @inline(__always)  // into openPlain, its one caller: no `DirectOpen` value between them
-    private func openDirect(_ url: ByteSpan, _ rawContext: UnsafeMutableRawPointer?) -> DirectOpen {
-        enum Step {
-            case call(CFunctionHandler, UnsafeMutableRawPointer)
-            case matched(RouterState, UnsafeMutableRawPointer)
-            case failed(RouterError)
-            case unmatched
-            case route
-        }
-        // On the borrowed snapshot: route, and take out what the call needs (the function, retained with its
-        // user data). The call runs after, on nothing borrowed: it may change the router.
-        let step = withState { state, thread -> Step in
-            let dispatch = state.dispatch
-            guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .route }
-            let record: UnsafeMutableRawPointer?
-            do throws(RouterError) {
-                record = try state.cMatchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
-            } catch {
-                return .failed(error)
-            }
-            guard let record else { return dispatch.unmatched == nil ? .unmatched : .route }
-            let r = MatchRecord(record)
-            if r.requiresCount == 0, let handler = dispatch.handler(for: r), case .c(let f) = handler.body {
-                return .call(f, record)
-            }
-            return .matched(state, record)
-        }
-        switch step {
-        case let .call(f, record):
-            let result: OpenResult
-            // `f` holds the function's user data: kept alive through the call, which may remove its route.
-            switch withExtendedLifetime(f, { f.call(record, rawContext) }) {
-            case .success(let value): result = .pointer(value)
-            case .failure(let error): result = .failed(error)
-            }
-            MatchRecord.freeCMatch(record)
-            return .done(result)
-        case let .matched(state, record):
-            let storage = MatchStorage.copy(of: MatchRecord(record))
-            MatchRecord.freeCMatch(record)
-            return .matched(state, Match(storage, rawContext: rawContext))
-        case .failed(let error):
-            return .done(.failed(error))
-        case .unmatched:
-            return .done(.unmatched)
-        case .route:
-            return .route
-        }
     }
 
     /// The Swift view of an outcome: "unmatched" is an error there.
