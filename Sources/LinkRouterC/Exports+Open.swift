@@ -171,10 +171,10 @@ public func lr_router_open(_ r: Handle?, _ url: CString?, _ opts: UnsafePointer<
             if o == nil || (o?.extra_count == 0 && o?.dispatch == nil && o?.timeout_ms == 0) {
                 // A plain open (the URL and at most a context): the core makes a request only if it needs one.
                 let bytes = try bytes(url, "url", f), context = o?.context
-                var value: UnsafeMutableRawPointer?
-                guard let other = router.openPlain(bytes, rawContext: context, value: &value, request: {
+                var value: UnsafeMutableRawPointer?, other = OpenResult.unmatched
+                if router.openPlain(bytes, rawContext: context, value: &value, other: &other, request: {
                     plainRequest(bytes, context)
-                }) else {
+                }) {
                     result?.pointee = value
                     return 0
                 }

@@ -271,13 +271,18 @@ extension Router {
     }
 
     /// `openResult` of a plain request (no extras, executor or timeout; C's `lr_router_open` without them) given
-    /// as its URL bytes and raw context. Nil when the open was done directly (see `direct`): the C handler's
-    /// result is then in `value`, and no `OpenResult` was made. The request itself is made (`request()`) only
-    /// when the open needs more than the direct path.
+    /// as its URL bytes and raw context. True when the open was done directly (see `direct`): the C handler's
+    /// result is then in `value`, and no `OpenResult` was made; else the outcome is in `other`. The request
+    /// itself is made (`request()`) only when the open needs more than the direct path. (A Bool and an inout
+    /// outcome rather than an optional one: valgrind takes the optional's tag test for a use of uninitialised
+    /// memory.)
     package func openPlain(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, value: inout UnsafeMutableRawPointer?,
-                           request: () -> OpenRequest) -> OpenResult? {
+                           other: inout OpenResult, request: () -> OpenRequest) -> Bool {
         let step = withState { state, thread in Router.direct(state, thread, url) }
-        guard let record = step.record, let handler = step.call else { return openOther(step, rawContext, request) }
+        guard let record = step.record, let handler = step.call else {
+            other = openOther(step, rawContext, request)
+            return false
+        }
         // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
         // the function's user data through it (a handler may remove its own route).
         let answer = handler.call(record, rawContext)
@@ -286,9 +291,10 @@ extension Router {
         switch answer {
         case .success(let pointer):
             value = pointer.raw
-            return nil
+            return true
         case .failure(let error):
-            return .failed(error)
+            other = .failed(error)
+            return false
         }
     }
 
