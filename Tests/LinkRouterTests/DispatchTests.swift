@@ -148,6 +148,29 @@ final class DispatchTests: XCTestCase {
         XCTAssertEqual(code { try r.open("app://user/1") }, .notFound)
     }
 
+    /// Target handlers are found by the target's first eight bytes and length (up to eight bytes: the whole
+    /// target) and, beyond, by its hash and bytes: targets of every length from 0 to 20, sharing prefixes, each
+    /// reach their own handler, and a target that differs only past its eighth byte or by a NUL is another target.
+    func testTargetHandlersByLengthAndPrefix() throws {
+        let r = Router()
+        let targets = (0...20).flatMap { n in ["", "x"].map { String(repeating: "T", count: n) + $0 } }
+            + ["ViewController1", "ViewController2", "ViewControllerA", "T\u{0}", "T\u{0}\u{0}", "é", "éé"]
+        for (i, t) in targets.enumerated() {
+            try r.add("app://t/\(i)", target: t)
+            r.handle(target: t, .sync { _ in t })
+        }
+        try r.add("app://t/none", target: "ViewController")
+        for (i, t) in targets.enumerated() {
+            XCTAssertEqual(try r.open("app://t/\(i)").value as? String, t, "target \(t.debugDescription)")
+        }
+        XCTAssertEqual(code { try r.open("app://t/none") }, .notFound)
+        // Removing one leaves the others found.
+        r.handle(target: "ViewController2", nil)
+        XCTAssertEqual(code { try r.open("app://t/\(targets.firstIndex(of: "ViewController2")!)") }, .notFound)
+        XCTAssertEqual(try r.open("app://t/\(targets.firstIndex(of: "ViewController1")!)").value as? String, "ViewController1")
+        XCTAssertEqual(try r.open("app://t/\(targets.firstIndex(of: "T\u{0}")!)").value as? String, "T\u{0}")
+    }
+
     func testRemovingARouteRemovesItsHandler() throws {
         let r = Router()
         try r.handle("app://a/:x") { _ in "first" }

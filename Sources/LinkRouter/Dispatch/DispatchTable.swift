@@ -60,11 +60,21 @@ final class DispatchTable: Sendable {
 }
 
 /// Handlers by target, found from the target's bytes in the match: an open makes no String to find its
-/// handler. An open-addressing table on the trie's key hash (`digest`), rebuilt when a handler is set (rare).
+/// handler. An open-addressing table, rebuilt when a handler is set (rare). Each slot holds the target's first
+/// eight bytes as a word with its length, so that a target of up to eight bytes (most) is found and compared
+/// there, with no hash over bytes and no second read; a longer one is hashed with the trie's `digest` and its
+/// bytes compared in its entry.
 struct TargetHandlers: Sendable {
-    private var entries: [(hash: UInt32, target: [UInt8], handler: Handler)] = []
-    /// Indexes into `entries` (-1: empty); a power of two, at most half full.
-    private var slots: [Int32] = []
+    private var entries: [(target: [UInt8], handler: Handler)] = []
+    private var slots: [Slot] = []
+
+    private struct Slot {
+        var head: UInt64 = 0
+        var hash: UInt32 = 0
+        var count: UInt32 = 0
+        /// Index into `entries`; -1: empty.
+        var entry: Int32 = -1
+    }
 
     var isEmpty: Bool { entries.isEmpty }
 
@@ -72,17 +82,17 @@ struct TargetHandlers: Sendable {
     mutating func set(_ handler: Handler?, for target: String) {
         let bytes = Array(target.utf8)
         entries.removeAll { $0.target == bytes }
-        if let handler {
-            let hash = bytes.withUnsafeBufferPointer { digest($0.baseAddress, $0.count, fold: false).hash }
-            entries.append((hash, bytes, handler))
-        }
+        if let handler { entries.append((bytes, handler)) }
         var size = 8
         while size < 2 * entries.count { size *= 2 }
-        slots = entries.isEmpty ? [] : [Int32](repeating: -1, count: size)
+        slots = entries.isEmpty ? [] : [Slot](repeating: Slot(), count: size)
         for (i, e) in entries.enumerated() {
-            var k = Int(truncatingIfNeeded: e.hash) & (size - 1)
-            while slots[k] >= 0 { k = (k + 1) & (size - 1) }
-            slots[k] = Int32(truncatingIfNeeded: i)
+            // Targets are counted in the table's limits, far below 4 GiB; a longer one is never found (no route has it).
+            guard let count = UInt32(exactly: e.target.count) else { continue }
+            let key = e.target.withUnsafeBufferPointer { TargetHandlers.key($0.baseAddress, $0.count) }
+            var k = Int(truncatingIfNeeded: key.hash) & (size - 1)
+            while slots[k].entry >= 0 { k = (k + 1) & (size - 1) }
+            slots[k] = Slot(head: key.head, hash: key.hash, count: count, entry: Int32(truncatingIfNeeded: i))
         }
     }
 
@@ -101,17 +111,39 @@ struct TargetHandlers: Sendable {
     @inline(__always)
     private func index(of target: ByteSpan) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let hash = digest(target.start, target.count, fold: false).hash, mask = slots.count &- 1
-        var k = Int(truncatingIfNeeded: hash) & mask
+        let n = target.count, key = TargetHandlers.key(target.start, n), mask = slots.count &- 1
+        var k = Int(truncatingIfNeeded: key.hash) & mask
         while true {
-            let i = Int(slots[k])
-            guard i >= 0 else { return nil }
-            // Field by field: a copy of the entry would retain its array and handler.
-            if entries[i].hash == hash,
-               entries[i].target.withUnsafeBufferPointer({ target.equals(ByteSpan(start: $0.baseAddress, count: $0.count)) }) {
-                return i
+            let slot = slots[k]
+            guard slot.entry >= 0 else { return nil }
+            if slot.head == key.head, Int(slot.count) == n, slot.hash == key.hash {
+                let i = Int(slot.entry)
+                // Up to eight bytes, the head is the whole target.
+                if n <= 8 || entries[i].target.withUnsafeBufferPointer({ target.equals(ByteSpan(start: $0.baseAddress, count: $0.count)) }) {
+                    return i
+                }
             }
             k = (k &+ 1) & mask
         }
+    }
+
+    /// The first eight bytes of a target (zero-padded) and its hash: for up to eight bytes, the head's; beyond,
+    /// `digest`'s, so that long targets sharing a prefix spread.
+    @inline(__always)
+    private static func key(_ p: UnsafePointer<UInt8>?, _ n: Int) -> (head: UInt64, hash: UInt32) {
+        guard let p, n > 0 else { return (0, 0) }
+        if n > 8 {
+            return (UnsafeRawPointer(p).loadUnaligned(as: UInt64.self), digest(p, n, fold: false).hash)
+        }
+        let head: UInt64
+        if n >= 4 {  // two overlapping words of four
+            let first = UInt64(UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
+            let last = UInt64(UnsafeRawPointer(p + (n &- 4)).loadUnaligned(as: UInt32.self))
+            head = first | last &<< UInt64((n &- 4) &* 8)
+        } else {  // the first, middle and last byte
+            head = UInt64(p[0]) | UInt64(p[n &>> 1]) &<< UInt64((n &>> 1) &* 8) | UInt64(p[n &- 1]) &<< UInt64((n &- 1) &* 8)
+        }
+        let mixed = (head ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15
+        return (head, UInt32(truncatingIfNeeded: mixed &>> 32))
     }
 }
