@@ -261,6 +261,7 @@ typedef struct {
     PyObject *routed;           /* the rewritten URL as bytes; NULL when no rule fired */
     PyObject *parts;            /* a packed result of the routed URL, for its parts; NULL until first needed */
     PyObject *weakrefs;
+    uint64_t params_version;    /* params' version tag once filled (see DICT_VERSION), 0 when unknown */
     uint32_t route_id;
     int rewritten;
     PyObject *values[1];        /* the path parameters' values, in pattern order */
@@ -292,6 +293,7 @@ static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *tar
     m->params = m->routed = m->parts = m->weakrefs = NULL;
     m->info = info;
     m->url = Py_NewRef(url);
+    m->params_version = 0;
     m->route_id = 0;
     m->rewritten = 0;
     memset(m->values, 0, path_count * sizeof(PyObject *));
@@ -343,12 +345,140 @@ static PyObject *params_dict(void) {  /* an empty dict */
     return spare_dict_count > 0 ? spare_dicts[--spare_dict_count] : PyDict_New();
 }
 
+/* Params dicts kept whole, by their keys: a freed Match's dict that holds exactly its path parameters (the
+   names tuple's items, in order) and only exact str values is kept with them, and the next Match with the same
+   names fills it again: no keys to insert, and a value nothing else holds, ASCII and of the new value's length,
+   is rewritten in place (as CPython resizes a str only it holds) instead of being freed and made again. Such a
+   dict is unreachable from Python: the values it keeps a little longer are plain str, which run no code when
+   freed. Sets of names are direct-mapped; a set taking a slot releases the dicts of the set there before.
+   Oldest dict first: the newest one's last value is often still held (the loop variable of `for v in ...`). */
+enum { KEYED_SLOTS = 64, KEYED_DEPTH = 4, KEYED_MAX_VALUES = 4 };
+typedef struct {
+    PyObject *names;                /* a names tuple (owned); NULL: a free slot */
+    int first, count;               /* dicts[first] is the oldest */
+    PyObject *dicts[KEYED_DEPTH];
+    PyObject *values[KEYED_DEPTH][KEYED_MAX_VALUES];  /* each dict's values in order (the dict's references) */
+} KeyedSpares;
+static KeyedSpares keyed[KEYED_SLOTS];
+
+/* A dict's version tag (PEP 509) up to Python 3.11: equal tags mean an unchanged dict, so a params dict the caller
+   never changed is kept without reading it again. 0: unknown (later Pythons, or a dict made by nested()). */
+#if PY_VERSION_HEX < 0x030C0000
+#define DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+#else
+#define DICT_VERSION(d) ((uint64_t)0)
+#endif
+
+static size_t keyed_slot(PyObject *names) {  /* by the names (interned str: equal names are the same object) */
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    uintptr_t h = (uintptr_t)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = h * 31 + ((uintptr_t)PyTuple_GET_ITEM(names, i) >> 4);
+    return (size_t)(h ^ h >> 7) % KEYED_SLOTS;
+}
+
+static int same_names(PyObject *a, PyObject *b) {
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyTuple_GET_SIZE(a);
+    if (n != PyTuple_GET_SIZE(b))
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyTuple_GET_ITEM(a, i) != PyTuple_GET_ITEM(b, i))
+            return 0;
+    return 1;
+}
+
+/* The oldest kept dict holding exactly `names`, its values (borrowed) in `values`; NULL when there is none. */
+static PyObject *keyed_take(PyObject *names, PyObject **values) {
+    KeyedSpares *k = &keyed[keyed_slot(names)];
+    if (!k->count || !same_names(k->names, names))
+        return NULL;
+    int j = k->first;
+    k->first = (j + 1) % KEYED_DEPTH;
+    k->count--;
+    memcpy(values, k->values[j], (size_t)PyTuple_GET_SIZE(names) * sizeof *values);
+    return k->dicts[j];
+}
+
+/* Keeps the params dict of m when nothing else holds it and it has exactly the keys `names` in order and exact
+   str values; 1 when kept (the reference is taken), else 0. Runs no Python code. */
+static int keyed_keep(MatchObject *m, PyObject *names) {
+    PyObject *params = m->params, *values[KEYED_MAX_VALUES];
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if (!params || Py_REFCNT(params) != 1 || !PyDict_CheckExact(params) || n > KEYED_MAX_VALUES || n != Py_SIZE(m))
+        return 0;  /* (m.params may have been set to anything) */
+    if (m->params_version && m->params_version == DICT_VERSION(params)) {
+        /* unchanged since it was filled: the path values, under the names, and untracked (all str) */
+        memcpy(values, m->values, (size_t)n * sizeof *values);
+    } else {
+        if (PyDict_GET_SIZE(params) != n || !DICT_UNTRACKED(params))
+            return 0;
+        Py_ssize_t pos = 0;
+        PyObject *key;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!PyDict_Next(params, &pos, &key, &values[i]) || key != PyTuple_GET_ITEM(names, i)
+                || !PyUnicode_CheckExact(values[i]))
+                return 0;
+    }
+    KeyedSpares *k = &keyed[keyed_slot(names)];
+    if (k->names && !same_names(k->names, names)) {
+        /* Another set of names had the slot: its dicts go (all detached first; emptying them runs no code
+           either: their keys are held by their names tuple, their values are str). */
+        PyObject *old_names = k->names, *old[KEYED_DEPTH];
+        int count = k->count;
+        for (int j = 0; j < count; j++)
+            old[j] = k->dicts[(k->first + j) % KEYED_DEPTH];
+        k->names = NULL;
+        k->first = k->count = 0;
+        for (int j = 0; j < count; j++)
+            params_release(old[j]);
+        Py_DECREF(old_names);
+        if (k->names)  /* (taken meanwhile after all) */
+            return 0;
+    }
+    if (!k->names)
+        k->names = Py_NewRef(names);
+    if (k->count == KEYED_DEPTH)
+        return 0;
+    int j = (k->first + k->count++) % KEYED_DEPTH;
+    k->dicts[j] = params;
+    memcpy(k->values[j], values, (size_t)n * sizeof *values);
+    return 1;
+}
+
+/* Writes the ASCII text s[0..n) into `old` when it is an exact str only its kept dict holds, compact ASCII, not
+   interned, of length n; 1 when done (the hash it cached is dropped), else 0. */
+static int rewrite_in_place(PyObject *old, const char *s, size_t n) {
+#if defined(Py_GIL_DISABLED)
+    (void)old; (void)s; (void)n;
+    return 0;  /* a reference count of 1 does not mean the same there */
+#else
+    if (Py_REFCNT(old) != 1 || !PyUnicode_CheckExact(old) || !PyUnicode_IS_COMPACT_ASCII(old)
+        || PyUnicode_CHECK_INTERNED(old) || (size_t)PyUnicode_GET_LENGTH(old) != n || n == 0)
+        return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (((PyASCIIObject *)old)->wstr)  /* a wchar_t copy cached by a legacy API */
+        return 0;
+#endif
+    unsigned char high = 0;
+    for (size_t i = 0; i < n; i++)
+        high |= (unsigned char)s[i];
+    if (high >= 0x80)
+        return 0;
+    memcpy(PyUnicode_1BYTE_DATA(old), s, n);
+    ((PyASCIIObject *)old)->hash = -1;
+    return 1;
+#endif
+}
+
 static void match_dealloc(MatchObject *m) {
     PyObject_GC_UnTrack(m);
     if (m->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)m);
     Py_XDECREF(m->target);
-    params_release(m->params);
+    if (!keyed_keep(m, PyTuple_GET_ITEM(m->info, INFO_NAMES)))
+        params_release(m->params);
     Py_XDECREF(m->info);
     Py_XDECREF(m->url);
     Py_XDECREF(m->routed);
@@ -623,6 +753,8 @@ static int add_extra(PyObject *params, PyObject *extra) {  /* params.update(extr
 static PyObject *match_finish(MatchObject *m, PyObject *names, PyObject *router, const lr_param_ref *query,
                               size_t query_count, PyObject *extra) {
     m->params = params_new(router, names, m->values, (size_t)Py_SIZE(m), query, query_count);
+    if (m->params && query_count == 0)  /* (a query may have made it through nested(): unknown then) */
+        m->params_version = DICT_VERSION(m->params);
     if (!m->params || add_extra(m->params, extra) < 0) {
         Py_DECREF(m);
         return NULL;
@@ -759,10 +891,28 @@ static PyObject *match_from_result(RouterCore *self, const RouteSlot *slot, cons
     m->rewritten = res->rewritten != 0;
     if (m->rewritten && !(m->routed = PyBytes_FromStringAndSize(res->routed, (Py_ssize_t)res->routed_len)))
         goto fail;
+    size_t query_count = res->param_count - path_count;
+    PyObject *old[KEYED_MAX_VALUES];
+    PyObject *params = query_count == 0 && path_count <= KEYED_MAX_VALUES ? keyed_take(names, old) : NULL;
+    if (params) {  /* a kept dict with these keys: its values are replaced, or rewritten in place */
+        m->params = params;  /* (freed with m on failure) */
+        for (size_t i = 0; i < path_count; i++) {
+            if (rewrite_in_place(old[i], refs[i].value, refs[i].value_len))
+                m->values[i] = Py_NewRef(old[i]);
+            else if (!(m->values[i] = decode(refs[i].value, refs[i].value_len))
+                     || PyDict_SetItem(params, PyTuple_GET_ITEM(names, i), m->values[i]) < 0)
+                goto fail;
+        }
+        m->params_version = DICT_VERSION(params);  /* (before extra, which may put other objects in) */
+        if (add_extra(params, extra) < 0)
+            goto fail;
+        PyObject_GC_Track(m);
+        return (PyObject *)m;
+    }
     for (size_t i = 0; i < path_count; i++)
         if (!(m->values[i] = decode(refs[i].value, refs[i].value_len)))
             goto fail;
-    return match_finish(m, names, (PyObject *)self, refs + path_count, res->param_count - path_count, extra);
+    return match_finish(m, names, (PyObject *)self, refs + path_count, query_count, extra);
 fail:
     Py_DECREF(m);
     return NULL;
@@ -1183,6 +1333,13 @@ static void module_free(void *module) {
     (void)module;
     while (spare_dict_count > 0)
         Py_DECREF(spare_dicts[--spare_dict_count]);
+    for (int i = 0; i < KEYED_SLOTS; i++) {
+        while (keyed[i].count > 0) {
+            keyed[i].count--;
+            Py_DECREF(keyed[i].dicts[(keyed[i].first + keyed[i].count) % KEYED_DEPTH]);
+        }
+        Py_CLEAR(keyed[i].names);
+    }
     for (int size = 0; size <= FREE_MAX_VALUES; size++)
         while (free_count[size] > 0)
             PyObject_GC_Del(free_matches[size][--free_count[size]]);
