@@ -264,6 +264,7 @@ typedef struct {
     uint64_t params_version;    /* params' version tag once filled (see DICT_VERSION), 0 when unknown */
     uint32_t route_id;
     int rewritten;
+    int keyed;                  /* the keyed slot of the names (see keyed_slot), -1 when not yet known */
     PyObject *values[1];        /* the path parameters' values, in pattern order */
 } MatchObject;
 
@@ -283,9 +284,11 @@ static int free_count[FREE_MAX_VALUES + 1];
 static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *target, PyObject *url) {
     MatchObject *m;
     if (path_count <= FREE_MAX_VALUES && free_count[path_count] > 0) {
-        m = free_matches[path_count][--free_count[path_count]];
+        m = free_matches[path_count][--free_count[path_count]];  /* its values are NULL (match_dealloc) */
         PyObject_InitVar((PyVarObject *)m, &MatchType, (Py_ssize_t)path_count);  /* refcount 1 */
-    } else if (!(m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count))) {
+    } else if ((m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count))) {
+        memset(m->values, 0, path_count * sizeof(PyObject *));
+    } else {
         Py_DECREF(info);
         return NULL;
     }
@@ -296,7 +299,7 @@ static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *tar
     m->params_version = 0;
     m->route_id = 0;
     m->rewritten = 0;
-    memset(m->values, 0, path_count * sizeof(PyObject *));
+    m->keyed = -1;
     return m;
 }
 
@@ -355,7 +358,7 @@ static PyObject *params_dict(void) {  /* an empty dict */
 enum { KEYED_SLOTS = 64, KEYED_DEPTH = 4, KEYED_MAX_VALUES = 4 };
 typedef struct {
     PyObject *names;                /* a names tuple (owned); NULL: a free slot */
-    int first, count;               /* dicts[first] is the oldest */
+    unsigned first, count;          /* dicts[first] is the oldest */
     PyObject *dicts[KEYED_DEPTH];
     PyObject *values[KEYED_DEPTH][KEYED_MAX_VALUES];  /* each dict's values in order (the dict's references) */
 } KeyedSpares;
@@ -369,12 +372,12 @@ static KeyedSpares keyed[KEYED_SLOTS];
 #define DICT_VERSION(d) ((uint64_t)0)
 #endif
 
-static size_t keyed_slot(PyObject *names) {  /* by the names (interned str: equal names are the same object) */
+static int keyed_slot(PyObject *names) {  /* by the names (interned str: equal names are the same object) */
     Py_ssize_t n = PyTuple_GET_SIZE(names);
     uintptr_t h = (uintptr_t)n;
     for (Py_ssize_t i = 0; i < n; i++)
         h = h * 31 + ((uintptr_t)PyTuple_GET_ITEM(names, i) >> 4);
-    return (size_t)(h ^ h >> 7) % KEYED_SLOTS;
+    return (int)((h ^ h >> 7) % KEYED_SLOTS);
 }
 
 static int same_names(PyObject *a, PyObject *b) {
@@ -389,28 +392,30 @@ static int same_names(PyObject *a, PyObject *b) {
     return 1;
 }
 
-/* The oldest kept dict holding exactly `names`, its values (borrowed) in `values`; NULL when there is none. */
-static PyObject *keyed_take(PyObject *names, PyObject **values) {
-    KeyedSpares *k = &keyed[keyed_slot(names)];
+/* The oldest dict kept in slot `index` (keyed_slot of names) holding exactly `names`, its values (borrowed) in
+   `values`; NULL when there is none. */
+static PyObject *keyed_take(int index, PyObject *names, PyObject **values) {
+    KeyedSpares *k = &keyed[index];
     if (!k->count || !same_names(k->names, names))
         return NULL;
-    int j = k->first;
+    unsigned j = k->first;
     k->first = (j + 1) % KEYED_DEPTH;
     k->count--;
-    memcpy(values, k->values[j], (size_t)PyTuple_GET_SIZE(names) * sizeof *values);
+    memcpy(values, k->values[j], sizeof k->values[j]);  /* (a constant size: no call) */
     return k->dicts[j];
 }
 
 /* Keeps the params dict of m when nothing else holds it and it has exactly the keys `names` in order and exact
    str values; 1 when kept (the reference is taken), else 0. Runs no Python code. */
 static int keyed_keep(MatchObject *m, PyObject *names) {
-    PyObject *params = m->params, *values[KEYED_MAX_VALUES];
+    PyObject *params = m->params, *values[KEYED_MAX_VALUES] = {NULL};
     Py_ssize_t n = PyTuple_GET_SIZE(names);
     if (!params || Py_REFCNT(params) != 1 || !PyDict_CheckExact(params) || n > KEYED_MAX_VALUES || n != Py_SIZE(m))
         return 0;  /* (m.params may have been set to anything) */
     if (m->params_version && m->params_version == DICT_VERSION(params)) {
         /* unchanged since it was filled: the path values, under the names, and untracked (all str) */
-        memcpy(values, m->values, (size_t)n * sizeof *values);
+        for (Py_ssize_t i = 0; i < n; i++)
+            values[i] = m->values[i];
     } else {
         if (PyDict_GET_SIZE(params) != n || !DICT_UNTRACKED(params))
             return 0;
@@ -421,17 +426,17 @@ static int keyed_keep(MatchObject *m, PyObject *names) {
                 || !PyUnicode_CheckExact(values[i]))
                 return 0;
     }
-    KeyedSpares *k = &keyed[keyed_slot(names)];
+    KeyedSpares *k = &keyed[m->keyed >= 0 ? m->keyed : keyed_slot(names)];
     if (k->names && !same_names(k->names, names)) {
         /* Another set of names had the slot: its dicts go (all detached first; emptying them runs no code
            either: their keys are held by their names tuple, their values are str). */
         PyObject *old_names = k->names, *old[KEYED_DEPTH];
-        int count = k->count;
-        for (int j = 0; j < count; j++)
+        unsigned count = k->count;
+        for (unsigned j = 0; j < count; j++)
             old[j] = k->dicts[(k->first + j) % KEYED_DEPTH];
         k->names = NULL;
         k->first = k->count = 0;
-        for (int j = 0; j < count; j++)
+        for (unsigned j = 0; j < count; j++)
             params_release(old[j]);
         Py_DECREF(old_names);
         if (k->names)  /* (taken meanwhile after all) */
@@ -441,9 +446,9 @@ static int keyed_keep(MatchObject *m, PyObject *names) {
         k->names = Py_NewRef(names);
     if (k->count == KEYED_DEPTH)
         return 0;
-    int j = (k->first + k->count++) % KEYED_DEPTH;
+    unsigned j = (k->first + k->count++) % KEYED_DEPTH;
     k->dicts[j] = params;
-    memcpy(k->values[j], values, (size_t)n * sizeof *values);
+    memcpy(k->values[j], values, sizeof values);
     return 1;
 }
 
@@ -466,7 +471,9 @@ static int rewrite_in_place(PyObject *old, const char *s, size_t n) {
         high |= (unsigned char)s[i];
     if (high >= 0x80)
         return 0;
-    memcpy(PyUnicode_1BYTE_DATA(old), s, n);
+    Py_UCS1 *data = PyUnicode_1BYTE_DATA(old);
+    for (size_t i = 0; i < n; i++)  /* (a loop: a call to memcpy cost more for a short value) */
+        data[i] = (Py_UCS1)s[i];
     ((PyASCIIObject *)old)->hash = -1;
     return 1;
 #endif
@@ -485,7 +492,7 @@ static void match_dealloc(MatchObject *m) {
     Py_XDECREF(m->parts);
     Py_ssize_t size = Py_SIZE(m);
     for (Py_ssize_t i = 0; i < size; i++)
-        Py_XDECREF(m->values[i]);
+        Py_CLEAR(m->values[i]);  /* (NULL: ready for match_alloc, if kept) */
     if (size <= FREE_MAX_VALUES && free_count[size] < FREE_PER_SIZE)
         free_matches[size][free_count[size]++] = m;
     else
@@ -893,7 +900,9 @@ static PyObject *match_from_result(RouterCore *self, const RouteSlot *slot, cons
         goto fail;
     size_t query_count = res->param_count - path_count;
     PyObject *old[KEYED_MAX_VALUES];
-    PyObject *params = query_count == 0 && path_count <= KEYED_MAX_VALUES ? keyed_take(names, old) : NULL;
+    PyObject *params = NULL;
+    if (query_count == 0 && path_count <= KEYED_MAX_VALUES)
+        params = keyed_take(m->keyed = keyed_slot(names), names, old);
     if (params) {  /* a kept dict with these keys: its values are replaced, or rewritten in place */
         m->params = params;  /* (freed with m on failure) */
         for (size_t i = 0; i < path_count; i++) {
