@@ -65,6 +65,7 @@ static PyObject *nested_params;       /* _params.nested(path_params, query, max_
 static PyObject *url_bytes;           /* _router._url_bytes(url): any other URL object as bytes, or raises */
 static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API, shared with the ctypes path */
 static PyObject *json_loads;          /* json.loads: a route's metadata as a dict */
+static PyObject *names_pool;          /* names tuple -> itself: routes with the same names share one tuple */
 static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
 static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
 
@@ -210,6 +211,19 @@ static PyObject *route_info_new(const Packed *pk) {
             goto fail;
         PyUnicode_InternInPlace(&name);
         PyTuple_SET_ITEM(names, i, name);
+    }
+    /* One tuple per set of names, so that a lookup reads one that is warm in the CPU's caches (and the kept
+       dicts' slot finds it the same at once); the pool is emptied when large, which only costs sharing. */
+    if (!names_pool && !(names_pool = PyDict_New()))
+        goto fail;
+    if (PyDict_GET_SIZE(names_pool) >= 4096)
+        PyDict_Clear(names_pool);
+    PyObject *shared = PyDict_SetDefault(names_pool, names, names);  /* borrowed */
+    if (!shared)
+        goto fail;
+    if (shared != names) {
+        PyTuple_SET_ITEM(info, INFO_NAMES, Py_NewRef(shared));
+        Py_DECREF(names);
     }
     PyObject *requires = PyTuple_New(pk->require_count);
     if (!requires)
@@ -1342,6 +1356,7 @@ static void module_free(void *module) {
     (void)module;
     while (spare_dict_count > 0)
         Py_DECREF(spare_dicts[--spare_dict_count]);
+    Py_CLEAR(names_pool);
     for (int i = 0; i < KEYED_SLOTS; i++) {
         while (keyed[i].count > 0) {
             keyed[i].count--;
