@@ -328,7 +328,7 @@ def test_values_the_caller_holds_never_change():
     assert hashes == [hash("y%02d" % (i % 100)) for i in range(0, 200, 5)]
     assert dicts == [{"x": "%03d" % i, "y": "y%02d" % (i % 100)} for i in range(1, 200, 5)]
     assert pairs == [[("x", "%03d" % i), ("y", "y%02d" % (i % 100))] for i in range(2, 200, 5)]
-    for i in range(50):  # values of other lengths, non-ASCII, empty-named keys absent, an extra
+    for i in range(50):  # values of other lengths, non-ASCII ones, an empty one (no match), an extra
         u = "app://a/%s/%s" % ("é" * (i % 3), "v" * (i % 4 + 1))
         m = r.resolve(u, extra={"e": i} if i % 7 == 0 else None)
         expected = {"x": "é" * (i % 3), "y": "v" * (i % 4 + 1)}
@@ -340,4 +340,9 @@ def test_values_the_caller_holds_never_change():
         assert m.params == expected and list(m.params) == list(expected)
         assert {m.params["y"]: 1} == {"v" * (i % 4 + 1): 1}  # the hash of a rewritten str is its new one
         assert m.path_params == [("x", expected["x"]), ("y", expected["y"])]
+    for replacement in ([1, 2], {"x": "1", "y": "2"}, {"y": "2", "x": "1"}, None):  # m.params may be set
+        m = r.resolve("app://a/1/2")
+        m.params = replacement
+        m = None
+        assert r.resolve("app://a/3/4").params == {"x": "3", "y": "4"}
     r.close()
