@@ -65,6 +65,7 @@ static PyObject *nested_params;       /* _params.nested(path_params, query, max_
 static PyObject *url_bytes;           /* _router._url_bytes(url): any other URL object as bytes, or raises */
 static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API, shared with the ctypes path */
 static PyObject *json_loads;          /* json.loads: a route's metadata as a dict */
+static PyObject *names_pool;          /* names tuple -> itself: routes with the same names share one tuple */
 static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
 static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
 
@@ -211,6 +212,19 @@ static PyObject *route_info_new(const Packed *pk) {
         PyUnicode_InternInPlace(&name);
         PyTuple_SET_ITEM(names, i, name);
     }
+    /* One tuple per set of names, so that a lookup reads one that is warm in the CPU's caches (and the kept
+       dicts' slot finds it the same at once); the pool is emptied when large, which only costs sharing. */
+    if (!names_pool && !(names_pool = PyDict_New()))
+        goto fail;
+    if (PyDict_GET_SIZE(names_pool) >= 4096)
+        PyDict_Clear(names_pool);
+    PyObject *shared = PyDict_SetDefault(names_pool, names, names);  /* borrowed */
+    if (!shared)
+        goto fail;
+    if (shared != names) {
+        PyTuple_SET_ITEM(info, INFO_NAMES, Py_NewRef(shared));
+        Py_DECREF(names);
+    }
     PyObject *requires = PyTuple_New(pk->require_count);
     if (!requires)
         goto fail;
@@ -261,8 +275,10 @@ typedef struct {
     PyObject *routed;           /* the rewritten URL as bytes; NULL when no rule fired */
     PyObject *parts;            /* a packed result of the routed URL, for its parts; NULL until first needed */
     PyObject *weakrefs;
+    uint64_t params_version;    /* params' version tag once filled (see DICT_VERSION), 0 when unknown */
     uint32_t route_id;
     int rewritten;
+    int keyed;                  /* the keyed slot of the names (see keyed_slot), -1 when not yet known */
     PyObject *values[1];        /* the path parameters' values, in pattern order */
 } MatchObject;
 
@@ -282,9 +298,11 @@ static int free_count[FREE_MAX_VALUES + 1];
 static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *target, PyObject *url) {
     MatchObject *m;
     if (path_count <= FREE_MAX_VALUES && free_count[path_count] > 0) {
-        m = free_matches[path_count][--free_count[path_count]];
+        m = free_matches[path_count][--free_count[path_count]];  /* its values are NULL (match_dealloc) */
         PyObject_InitVar((PyVarObject *)m, &MatchType, (Py_ssize_t)path_count);  /* refcount 1 */
-    } else if (!(m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count))) {
+    } else if ((m = PyObject_GC_NewVar(MatchObject, &MatchType, (Py_ssize_t)path_count))) {
+        memset(m->values, 0, path_count * sizeof(PyObject *));
+    } else {
         Py_DECREF(info);
         return NULL;
     }
@@ -292,9 +310,10 @@ static MatchObject *match_alloc(size_t path_count, PyObject *info, PyObject *tar
     m->params = m->routed = m->parts = m->weakrefs = NULL;
     m->info = info;
     m->url = Py_NewRef(url);
+    m->params_version = 0;
     m->route_id = 0;
     m->rewritten = 0;
-    memset(m->values, 0, path_count * sizeof(PyObject *));
+    m->keyed = -1;
     return m;
 }
 
@@ -343,19 +362,151 @@ static PyObject *params_dict(void) {  /* an empty dict */
     return spare_dict_count > 0 ? spare_dicts[--spare_dict_count] : PyDict_New();
 }
 
+/* Params dicts kept whole, by their keys: a freed Match's dict that holds exactly its path parameters (the
+   names tuple's items, in order) and only exact str values is kept with them, and the next Match with the same
+   names fills it again: no keys to insert, and a value nothing else holds, ASCII and of the new value's length,
+   is rewritten in place (as CPython resizes a str only it holds) instead of being freed and made again. Such a
+   dict is unreachable from Python: the values it keeps a little longer are plain str, which run no code when
+   freed. Sets of names are direct-mapped; a set taking a slot releases the dicts of the set there before.
+   Oldest dict first: the newest one's last value is often still held (the loop variable of `for v in ...`). */
+enum { KEYED_SLOTS = 64, KEYED_DEPTH = 4, KEYED_MAX_VALUES = 4 };
+typedef struct {
+    PyObject *names;                /* a names tuple (owned); NULL: a free slot */
+    unsigned first, count;          /* dicts[first] is the oldest */
+    PyObject *dicts[KEYED_DEPTH];
+    PyObject *values[KEYED_DEPTH][KEYED_MAX_VALUES];  /* each dict's values in order (the dict's references) */
+} KeyedSpares;
+static KeyedSpares keyed[KEYED_SLOTS];
+
+/* A dict's version tag (PEP 509) up to Python 3.11: equal tags mean an unchanged dict, so a params dict the caller
+   never changed is kept without reading it again. 0: unknown (later Pythons, or a dict made by nested()). */
+#if PY_VERSION_HEX < 0x030C0000
+#define DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+#else
+#define DICT_VERSION(d) ((uint64_t)0)
+#endif
+
+static int keyed_slot(PyObject *names) {  /* by the names (interned str: equal names are the same object) */
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    uintptr_t h = (uintptr_t)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = h * 31 + ((uintptr_t)PyTuple_GET_ITEM(names, i) >> 4);
+    return (int)((h ^ h >> 7) % KEYED_SLOTS);
+}
+
+static int same_names(PyObject *a, PyObject *b) {
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyTuple_GET_SIZE(a);
+    if (n != PyTuple_GET_SIZE(b))
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyTuple_GET_ITEM(a, i) != PyTuple_GET_ITEM(b, i))
+            return 0;
+    return 1;
+}
+
+/* The oldest dict kept in slot `index` (keyed_slot of names) holding exactly `names`, its values (borrowed) in
+   `values`; NULL when there is none. */
+static PyObject *keyed_take(int index, PyObject *names, PyObject **values) {
+    KeyedSpares *k = &keyed[index];
+    if (!k->count || !same_names(k->names, names))
+        return NULL;
+    unsigned j = k->first;
+    k->first = (j + 1) % KEYED_DEPTH;
+    k->count--;
+    memcpy(values, k->values[j], sizeof k->values[j]);  /* (a constant size: no call) */
+    return k->dicts[j];
+}
+
+/* Keeps the params dict of m when nothing else holds it and it has exactly the keys `names` in order and exact
+   str values; 1 when kept (the reference is taken), else 0. Runs no Python code. */
+static int keyed_keep(MatchObject *m, PyObject *names) {
+    PyObject *params = m->params, *values[KEYED_MAX_VALUES] = {NULL};
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if (!params || Py_REFCNT(params) != 1 || !PyDict_CheckExact(params) || n > KEYED_MAX_VALUES || n != Py_SIZE(m))
+        return 0;  /* (m.params may have been set to anything) */
+    if (m->params_version && m->params_version == DICT_VERSION(params)) {
+        /* unchanged since it was filled: the path values, under the names, and untracked (all str) */
+        for (Py_ssize_t i = 0; i < n; i++)
+            values[i] = m->values[i];
+    } else {
+        if (PyDict_GET_SIZE(params) != n || !DICT_UNTRACKED(params))
+            return 0;
+        Py_ssize_t pos = 0;
+        PyObject *key;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!PyDict_Next(params, &pos, &key, &values[i]) || key != PyTuple_GET_ITEM(names, i)
+                || !PyUnicode_CheckExact(values[i]))
+                return 0;
+    }
+    KeyedSpares *k = &keyed[m->keyed >= 0 ? m->keyed : keyed_slot(names)];
+    if (k->names && !same_names(k->names, names)) {
+        /* Another set of names had the slot: its dicts go (all detached first; emptying them runs no code
+           either: their keys are held by their names tuple, their values are str). */
+        PyObject *old_names = k->names, *old[KEYED_DEPTH];
+        unsigned count = k->count;
+        for (unsigned j = 0; j < count; j++)
+            old[j] = k->dicts[(k->first + j) % KEYED_DEPTH];
+        k->names = NULL;
+        k->first = k->count = 0;
+        for (unsigned j = 0; j < count; j++)
+            params_release(old[j]);
+        Py_DECREF(old_names);
+        if (k->names)  /* (taken meanwhile after all) */
+            return 0;
+    }
+    if (!k->names)
+        k->names = Py_NewRef(names);
+    if (k->count == KEYED_DEPTH)
+        return 0;
+    unsigned j = (k->first + k->count++) % KEYED_DEPTH;
+    k->dicts[j] = params;
+    memcpy(k->values[j], values, sizeof values);
+    return 1;
+}
+
+/* Writes the ASCII text s[0..n) into `old` when it is an exact str only its kept dict holds, compact ASCII, not
+   interned, of length n; 1 when done (the hash it cached is dropped), else 0. */
+static int rewrite_in_place(PyObject *old, const char *s, size_t n) {
+#if defined(Py_GIL_DISABLED)
+    (void)old; (void)s; (void)n;
+    return 0;  /* a reference count of 1 does not mean the same there */
+#else
+    if (Py_REFCNT(old) != 1 || !PyUnicode_CheckExact(old) || !PyUnicode_IS_COMPACT_ASCII(old)
+        || PyUnicode_CHECK_INTERNED(old) || (size_t)PyUnicode_GET_LENGTH(old) != n || n == 0)
+        return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (((PyASCIIObject *)old)->wstr)  /* a wchar_t copy cached by a legacy API */
+        return 0;
+#endif
+    unsigned char high = 0;
+    for (size_t i = 0; i < n; i++)
+        high |= (unsigned char)s[i];
+    if (high >= 0x80)
+        return 0;
+    Py_UCS1 *data = PyUnicode_1BYTE_DATA(old);
+    for (size_t i = 0; i < n; i++)  /* (a loop: a call to memcpy cost more for a short value) */
+        data[i] = (Py_UCS1)s[i];
+    ((PyASCIIObject *)old)->hash = -1;
+    return 1;
+#endif
+}
+
 static void match_dealloc(MatchObject *m) {
     PyObject_GC_UnTrack(m);
     if (m->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)m);
     Py_XDECREF(m->target);
-    params_release(m->params);
+    if (!keyed_keep(m, PyTuple_GET_ITEM(m->info, INFO_NAMES)))
+        params_release(m->params);
     Py_XDECREF(m->info);
     Py_XDECREF(m->url);
     Py_XDECREF(m->routed);
     Py_XDECREF(m->parts);
     Py_ssize_t size = Py_SIZE(m);
     for (Py_ssize_t i = 0; i < size; i++)
-        Py_XDECREF(m->values[i]);
+        Py_CLEAR(m->values[i]);  /* (NULL: ready for match_alloc, if kept) */
     if (size <= FREE_MAX_VALUES && free_count[size] < FREE_PER_SIZE)
         free_matches[size][free_count[size]++] = m;
     else
@@ -623,6 +774,8 @@ static int add_extra(PyObject *params, PyObject *extra) {  /* params.update(extr
 static PyObject *match_finish(MatchObject *m, PyObject *names, PyObject *router, const lr_param_ref *query,
                               size_t query_count, PyObject *extra) {
     m->params = params_new(router, names, m->values, (size_t)Py_SIZE(m), query, query_count);
+    if (m->params && query_count == 0)  /* (a query may have made it through nested(): unknown then) */
+        m->params_version = DICT_VERSION(m->params);
     if (!m->params || add_extra(m->params, extra) < 0) {
         Py_DECREF(m);
         return NULL;
@@ -759,10 +912,30 @@ static PyObject *match_from_result(RouterCore *self, const RouteSlot *slot, cons
     m->rewritten = res->rewritten != 0;
     if (m->rewritten && !(m->routed = PyBytes_FromStringAndSize(res->routed, (Py_ssize_t)res->routed_len)))
         goto fail;
+    size_t query_count = res->param_count - path_count;
+    PyObject *old[KEYED_MAX_VALUES];
+    PyObject *params = NULL;
+    if (query_count == 0 && path_count <= KEYED_MAX_VALUES)
+        params = keyed_take(m->keyed = keyed_slot(names), names, old);
+    if (params) {  /* a kept dict with these keys: its values are replaced, or rewritten in place */
+        m->params = params;  /* (freed with m on failure) */
+        for (size_t i = 0; i < path_count; i++) {
+            if (rewrite_in_place(old[i], refs[i].value, refs[i].value_len))
+                m->values[i] = Py_NewRef(old[i]);
+            else if (!(m->values[i] = decode(refs[i].value, refs[i].value_len))
+                     || PyDict_SetItem(params, PyTuple_GET_ITEM(names, i), m->values[i]) < 0)
+                goto fail;
+        }
+        m->params_version = DICT_VERSION(params);  /* (before extra, which may put other objects in) */
+        if (add_extra(params, extra) < 0)
+            goto fail;
+        PyObject_GC_Track(m);
+        return (PyObject *)m;
+    }
     for (size_t i = 0; i < path_count; i++)
         if (!(m->values[i] = decode(refs[i].value, refs[i].value_len)))
             goto fail;
-    return match_finish(m, names, (PyObject *)self, refs + path_count, res->param_count - path_count, extra);
+    return match_finish(m, names, (PyObject *)self, refs + path_count, query_count, extra);
 fail:
     Py_DECREF(m);
     return NULL;
@@ -1183,6 +1356,14 @@ static void module_free(void *module) {
     (void)module;
     while (spare_dict_count > 0)
         Py_DECREF(spare_dicts[--spare_dict_count]);
+    Py_CLEAR(names_pool);
+    for (int i = 0; i < KEYED_SLOTS; i++) {
+        while (keyed[i].count > 0) {
+            keyed[i].count--;
+            Py_DECREF(keyed[i].dicts[(keyed[i].first + keyed[i].count) % KEYED_DEPTH]);
+        }
+        Py_CLEAR(keyed[i].names);
+    }
     for (int size = 0; size <= FREE_MAX_VALUES; size++)
         while (free_count[size] > 0)
             PyObject_GC_Del(free_matches[size][--free_count[size]]);

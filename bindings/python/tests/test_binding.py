@@ -300,3 +300,49 @@ def test_emptying_a_params_dict_may_run_code_that_resolves():
     assert ref() is None
     assert [r.resolve("app://a/%d" % i).params for i in range(50)] == [{"x": str(i)} for i in range(50)]
     r.close()
+
+
+def test_values_the_caller_holds_never_change():
+    # The extension keeps a freed Match's params dict with its keys, and rewrites a value of the same length in
+    # place when nothing else holds it: every value, dict and view a caller kept must stay as it was.
+    r = linkrouter.Router()
+    r.add("app://a/:x/:y", "A")
+    r.add("app://b/:x/:y", "B")  # the same names: the same kept dicts
+    held, hashes, dicts, pairs = [], [], [], []
+    for i in range(200):
+        m = r.resolve("app://%s/%03d/y%02d" % ("ab"[i % 2], i, i % 100))
+        if i % 5 == 0:
+            held.append(m.params["x"])
+            hashes.append(hash(m.params["y"]))  # cached in the str; the str itself is dropped
+        elif i % 5 == 1:
+            dicts.append(m.params)
+        elif i % 5 == 2:
+            pairs.append(m.path_params)
+        elif i % 5 == 3:
+            m.params["x"] = i  # not a str: that dict is not kept
+        else:
+            del m.params["y"]
+            m.params["y"] = "z"  # the same keys again, in the same order
+        m = None
+    assert held == ["%03d" % i for i in range(0, 200, 5)]
+    assert hashes == [hash("y%02d" % (i % 100)) for i in range(0, 200, 5)]
+    assert dicts == [{"x": "%03d" % i, "y": "y%02d" % (i % 100)} for i in range(1, 200, 5)]
+    assert pairs == [[("x", "%03d" % i), ("y", "y%02d" % (i % 100))] for i in range(2, 200, 5)]
+    for i in range(50):  # values of other lengths, non-ASCII ones, an empty one (no match), an extra
+        u = "app://a/%s/%s" % ("é" * (i % 3), "v" * (i % 4 + 1))
+        m = r.resolve(u, extra={"e": i} if i % 7 == 0 else None)
+        expected = {"x": "é" * (i % 3), "y": "v" * (i % 4 + 1)}
+        if i % 7 == 0:
+            expected["e"] = i
+        if i % 3 == 0:
+            assert m is None
+            continue
+        assert m.params == expected and list(m.params) == list(expected)
+        assert {m.params["y"]: 1} == {"v" * (i % 4 + 1): 1}  # the hash of a rewritten str is its new one
+        assert m.path_params == [("x", expected["x"]), ("y", expected["y"])]
+    for replacement in ([1, 2], {"x": "1", "y": "2"}, {"y": "2", "x": "1"}, None):  # m.params may be set
+        m = r.resolve("app://a/1/2")
+        m.params = replacement
+        m = None
+        assert r.resolve("app://a/3/4").params == {"x": "3", "y": "4"}
+    r.close()
