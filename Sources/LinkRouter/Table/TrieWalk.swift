@@ -231,8 +231,14 @@ struct TrieWalk {
         }
         guard route >= 0, let base = routes[Int(route)].blob else { return nil }
         let blob = RouteBlob(base: base)
-        for k in 0..<w.captureCount {
-            values[k] = decodedSpan(Int(captures[k].start), Int(captures[k].end), &scratch)
+        if w.capturesMayHavePercent {
+            for k in 0..<w.captureCount {
+                values[k] = decodedSpan(Int(captures[k].start), Int(captures[k].end), &scratch)
+            }
+        } else {
+            for k in 0..<w.captureCount {
+                values[k] = ByteSpan(start: p + Int(captures[k].start), count: Int(captures[k].end &- captures[k].start))
+            }
         }
         if blob.isCatchAll {
             values[w.captureCount] = rest(w, &scratch)
@@ -281,6 +287,7 @@ struct TrieWalk {
             if n.paramChild >= 0 {
                 captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
                 w.captureCount &+= 1
+                w.capturesMayHavePercent = w.capturesMayHavePercent || percent
                 node = n.paramChild
                 continue
             }
@@ -288,6 +295,7 @@ struct TrieWalk {
                 if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
                     captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
                     w.captureCount &+= 1
+                    w.capturesMayHavePercent = w.capturesMayHavePercent || percent
                     node = found.child
                     continue
                 }
@@ -383,6 +391,7 @@ struct TrieWalk {
                 if n.paramChild >= 0 {
                     captures[w.captureCount] = Capture(start: elements[i].rawStart, end: elements[i].rawEnd)
                     w.captureCount &+= 1
+                    w.capturesMayHavePercent = w.capturesMayHavePercent || elements[i].hasPercent
                     frames[i].step = .paramDone
                     child = n.paramChild
                 } else if frames[i].special >= 0 {  // the next special edge that accepts the element
@@ -390,6 +399,7 @@ struct TrieWalk {
                                            hasPercent: elements[i].hasPercent, fold: i == 0 && hostFirst, &scratch) {
                         captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
                         w.captureCount &+= 1
+                        w.capturesMayHavePercent = w.capturesMayHavePercent || elements[i].hasPercent
                         frames[i].special = found.next
                         frames[i].step = .specialDone
                         child = found.child

@@ -85,11 +85,14 @@ package struct URLParts {
                 let w = wordAt(p, end, n)
                 let stop = matchMask(w, ASCII.slash) | matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
                 let below = stop == 0 ? ~0 : (stop & (0 &- stop)) &- 1
-                high |= w & 0x8080_8080_8080_8080 & below
-                special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
-                            | matchMask(w, ASCII.percent)) & below
-                let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
-                upper = upper || lowercasedWord(inside) != inside
+                // Most hosts are plain (lower-case letters, digits, "-", "."): nothing to note, one test.
+                if notPlainHostBytes(w) & below != 0 {
+                    high |= w & 0x8080_8080_8080_8080 & below
+                    special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
+                                | matchMask(w, ASCII.percent)) & below
+                    let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
+                    upper = upper || lowercasedWord(inside) != inside
+                }
                 if stop != 0 {
                     end &+= stop.trailingZeroBitCount &>> 3
                     break
@@ -218,6 +221,16 @@ package struct URLParts {
         guard to > from, let s = url.start else { return .empty }
         return ByteSpan(start: s + from, count: to &- from)
     }
+}
+
+/// 0x80 in each byte of `w` that is not a lower-case letter, a digit, "-" or "." (zero padding included).
+@inline(__always)
+func notPlainHostBytes(_ w: UInt64) -> UInt64 {
+    let x = w & 0x7F7F_7F7F_7F7F_7F7F  // each `x + (0x80 - c)` has its high bit set where the byte is >= c
+    let dashDot = (x &+ 0x5353_5353_5353_5353) & ~(x &+ 0x5151_5151_5151_5151)  // 0x2D ... 0x2E
+    let digit = (x &+ 0x5050_5050_5050_5050) & ~(x &+ 0x4646_4646_4646_4646)  // 0x30 ... 0x39
+    let lower = (x &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(x &+ 0x0505_0505_0505_0505)  // 0x61 ... 0x7A
+    return ~((dashDot | digit | lower) & ~w) & 0x8080_8080_8080_8080
 }
 
 /// Whether the path is written canonically: no `%`, no `//`, no trailing `/` (eight bytes per step).
