@@ -75,12 +75,21 @@ struct TrieWalk {
         segmentEnd(p, from: start, to: pathEnd)
     }
 
-    /// The literal child of `node` for the element written at `start ..< end`.
+    /// The literal child of `node` for the element written at `start ..< end`. An element with a `%` is looked
+    /// up out of line, so that the common case stays small enough to inline into the walk.
     @inline(__always)
     func literalChild(_ node: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
                       _ scratch: inout ByteWriter) -> Int32 {
+        if hasPercent { return decodedLiteralChild(node, start, end, fold: fold, &scratch) }
         let n = end &- start
-        if hasPercent, let dst = scratch.reserve(n), let decoded = percentDecode(ByteSpan(start: p + start, count: n), into: dst) {
+        return child(node, p + start, n, digest(p + start, n, fold: fold, before: start, after: urlCount &- start), fold: fold)
+    }
+
+    /// `literalChild` for an element with a `%`: looked up decoded, or as written when it does not decode cleanly.
+    @inline(never)
+    func decodedLiteralChild(_ node: Int32, _ start: Int, _ end: Int, fold: Bool, _ scratch: inout ByteWriter) -> Int32 {
+        let n = end &- start
+        if let dst = scratch.reserve(n), let decoded = percentDecode(ByteSpan(start: p + start, count: n), into: dst) {
             scratch.commit(decoded)
             let key = UnsafePointer(dst)
             return child(node, key, decoded, digest(key, decoded, fold: fold), fold: fold)
@@ -248,66 +257,68 @@ struct TrieWalk {
 
     /// The first choice at every level: literal, else `:param`, else `*`. A route reached this way is the
     /// answer of the full search; -1 means "search", with the captures cleared.
+    /// The host's level is taken before the loop, so that the loop's steps are specialized for path segments
+    /// (no case folding, no port).
     @inline(__always)
     func greedy(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
         var node = start
+        var route: Int32 = -1
+        if hostFirst {
+            node = greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, &w, &scratch, &route)
+        }
         var next = pathStart  // where the next path segment is looked for
-        var atHost = hostFirst
-        while true {
-            let n = nodes[Int(node)]
-            let s: Int, e: Int, percent: Bool
-            if atHost {
-                (s, e, percent) = (hostStart, hostEnd, hostHasPercent)
-            } else {
-                var k = next
-                while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
-                if k >= pathEnd {  // the sequence ends here
-                    if n.route >= 0 { return n.route }
-                    if n.catchAllRoute >= 0 {
-                        w.catchAllStart = -1
-                        return n.catchAllRoute
-                    }
-                    break
+        while node >= 0 {
+            var k = next
+            while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
+            if k >= pathEnd {  // the sequence ends here
+                let n = nodes[Int(node)]
+                if n.route >= 0 { return n.route }
+                if n.catchAllRoute >= 0 {
+                    w.catchAllStart = -1
+                    return n.catchAllRoute
                 }
-                s = k
-                (e, percent) = segment(from: k)
-                next = e
+                break
             }
-            let host = atHost
-            atHost = false
-            if n.literalCount > 0 {
-                var c: Int32 = -1
-                if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
-                if c < 0 { c = literalChild(node, s, e, hasPercent: percent, fold: host, &scratch) }
-                if c >= 0 {
-                    node = c
-                    continue
-                }
-            }
-            if n.paramChild >= 0 {
-                captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
+            let (e, percent) = segment(from: k)
+            next = e
+            node = greedyStep(node, k, e, percent: percent, host: false, &w, &scratch, &route)
+        }
+        if route >= 0 { return route }
+        w.captureCount = 0
+        return -1
+    }
+
+    /// One level of the greedy descent, for the element written at `s ..< e`: the child it leads to, or -1 with
+    /// `route` set when a catch-all takes the rest, or left at -1 when the descent dead-ends.
+    @inline(__always)
+    func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, _ w: inout WalkState,
+                    _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
+        let n = nodes[Int(node)]
+        if n.literalCount > 0 {
+            var c: Int32 = -1
+            if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
+            if c < 0 { c = literalChild(node, s, e, hasPercent: percent, fold: host, &scratch) }
+            if c >= 0 { return c }
+        }
+        if n.paramChild >= 0 {
+            captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
+            w.captureCount &+= 1
+            w.capturesMayHavePercent = w.capturesMayHavePercent || percent
+            return n.paramChild
+        }
+        if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
+            if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
+                captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
                 w.captureCount &+= 1
                 w.capturesMayHavePercent = w.capturesMayHavePercent || percent
-                node = n.paramChild
-                continue
+                return found.child
             }
-            if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
-                if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
-                    captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
-                    w.captureCount &+= 1
-                    w.capturesMayHavePercent = w.capturesMayHavePercent || percent
-                    node = found.child
-                    continue
-                }
-            }
-            if n.catchAllRoute >= 0 {
-                w.catchAllStart = s
-                w.catchAllFromHost = host
-                return n.catchAllRoute
-            }
-            break
         }
-        w.captureCount = 0
+        if n.catchAllRoute >= 0 {
+            w.catchAllStart = s
+            w.catchAllFromHost = host
+            route = n.catchAllRoute
+        }
         return -1
     }
 
