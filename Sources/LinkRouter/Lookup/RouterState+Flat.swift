@@ -61,7 +61,6 @@ extension RouterState {
             return .needsMemory(scratch: scratchSize, params: values - 1 + pairs)
         case .matched(let blob):
             let pathCount = blob.paramCount
-            let query = memory.parts.query(in: memory.routed)
             let pairCount = memory.queryPairCount  // within maxParams: resolve checked
             guard let params, capacity >= pathCount + pairCount else {
                 return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
@@ -69,16 +68,19 @@ extension RouterState {
             for i in 0..<pathCount {
                 params[i] = QueryPair(key: blob.paramName(i), value: values[i])
             }
-            let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
-            // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
             var count = pathCount
-            for k in pathCount..<(pathCount + parsed) {
-                let key = params[k].key
-                var taken = false
-                for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
-                if !taken {
-                    params[count] = params[k]
-                    count += 1
+            if pairCount > 0 {  // most URLs have no query: no call then
+                let query = memory.parts.query(in: memory.routed)
+                let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
+                // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
+                for k in pathCount..<(pathCount + parsed) {
+                    let key = params[k].key
+                    var taken = false
+                    for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
+                    if !taken {
+                        params[count] = params[k]
+                        count += 1
+                    }
                 }
             }
             found.target = blob.target
