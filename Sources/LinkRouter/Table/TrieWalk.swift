@@ -28,6 +28,10 @@ struct TrieWalk {
     /// The authority is a plain lower-case host: "host/path" may be a static key as written (if the path is
     /// canonical too, which the static probe checks only when the length filter lets the URL through).
     let staticEligible: Bool
+    /// The path's slashes as bits (`URLParts.pathSlashes`), and whether they say where every segment is: the
+    /// whole path is covered and has no `%` (else segments are scanned for).
+    let slashes: UInt64
+    let segmentsByBits: Bool
     let elements: UnsafeMutablePointer<SequenceElement>
     let captures: UnsafeMutablePointer<Capture>
     let frames: UnsafeMutablePointer<SearchFrame>
@@ -48,6 +52,8 @@ struct TrieWalk {
         hostHasPercent = parts.hostHasPercent
         staticEligible = hostFirst && !parts.hostHasPercent && !parts.hostHasUppercase
             && parts.hostStart == parts.authorityStart && parts.hostEnd == parts.authorityEnd
+        slashes = parts.pathSlashes
+        segmentsByBits = parts.pathSegmentsByBits
         elements = memory.elements
         captures = memory.captures
         frames = memory.frames
@@ -73,6 +79,28 @@ struct TrieWalk {
     @inline(__always)
     func segment(from start: Int) -> (end: Int, hasPercent: Bool) {
         segmentEnd(p, from: start, to: pathEnd)
+    }
+
+    /// The first path segment at or after `from` (empty segments skipped): where it starts and ends, and
+    /// whether it holds a "%"; `start == pathEnd` when none is left. From the slash bits when they tell.
+    @inline(__always)
+    func nextSegment(from: Int) -> (start: Int, end: Int, hasPercent: Bool) {
+        if segmentsByBits {
+            let length = pathEnd &- pathStart  // < 64
+            let offset = from &- pathStart  // 0 ... length
+            let others = ~slashes & ((1 &<< UInt64(length)) &- 1)  // the bytes that are not "/"
+            let ahead = others &>> UInt64(offset)
+            if ahead == 0 { return (pathEnd, pathEnd, false) }
+            let s = offset &+ ahead.trailingZeroBitCount
+            let after = slashes &>> UInt64(s)
+            let e = after == 0 ? length : s &+ after.trailingZeroBitCount
+            return (pathStart &+ s, pathStart &+ e, false)
+        }
+        var k = from
+        while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
+        if k >= pathEnd { return (pathEnd, pathEnd, false) }
+        let (e, percent) = segment(from: k)
+        return (k, e, percent)
     }
 
     /// The literal child of `node` for the element written at `start ..< end`. An element with a `%` is looked
@@ -126,12 +154,19 @@ struct TrieWalk {
         decodedOrRaw(ByteSpan(start: p + start, count: end &- start), &scratch)
     }
 
+    /// `pathIsCanonical` from the slash bits, when `segmentsByBits` (so no "%"): no "//", no trailing "/".
+    @inline(__always)
+    var canonicalByBits: Bool {
+        let length = pathEnd &- pathStart
+        return slashes & (slashes &>> 1) == 0 && (length == 0 || slashes &>> UInt64(length &- 1) & 1 == 0)
+    }
+
     /// The route of a canonically written URL from the static table, or -1.
     @inline(__always)
     func staticRoute(_ schemeNode: Int32) -> Int32 {
         let length = pathEnd &- hostStart
         guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0,
-              pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
+              segmentsByBits ? canonicalByBits : pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
         let d = digest(p + hostStart, length, fold: false, before: hostStart, after: urlCount &- hostStart)
         let tag = edgeTag(schemeNode, d.hash)
         let mask = (1 << staticBits) &- 1
@@ -268,8 +303,7 @@ struct TrieWalk {
         }
         var next = pathStart  // where the next path segment is looked for
         while node >= 0 {
-            var k = next
-            while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
+            let (k, e, percent) = nextSegment(from: next)
             if k >= pathEnd {  // the sequence ends here
                 let n = nodes[Int(node)]
                 if n.route >= 0 { return n.route }
@@ -279,7 +313,6 @@ struct TrieWalk {
                 }
                 break
             }
-            let (e, percent) = segment(from: k)
             next = e
             node = greedyStep(node, k, e, percent: percent, host: false, &w, &scratch, &route)
         }
@@ -331,13 +364,11 @@ struct TrieWalk {
             w.found = 1
         }
         while w.found <= i {
-            var start = w.scanAt
-            while start < pathEnd && p[start] == ASCII.slash { start &+= 1 }
+            let (start, end, percent) = nextSegment(from: w.scanAt)
             guard start < pathEnd else {
                 w.scanAt = start
                 return false
             }
-            let (end, percent) = segment(from: start)
             elements[w.found] = SequenceElement(rawStart: Int32(truncatingIfNeeded: start), rawEnd: Int32(truncatingIfNeeded: end),
                                               key: nil, keyLength: 0, digested: false, hasPercent: percent, hash: 0, head: 0)
             w.found &+= 1

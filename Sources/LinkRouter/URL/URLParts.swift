@@ -35,6 +35,11 @@ package struct URLParts {
     package var hostHasPercent = false
     package var hostHasUppercase = false
     package var schemeHasUppercase = false
+    /// Bit j set when byte j of the path is "/", for j < 64.
+    package var pathSlashes: UInt64 = 0
+    /// The path is shorter than 64 bytes (so an offset into it, its end included, is a valid shift) and has no
+    /// `%`: `pathSlashes` says where each of its segments is, and that it needs no decoding.
+    package var pathSegmentsByBits = false
 
     package var hostCount: Int { hostEnd &- hostStart }
     package var hasPort: Bool { portEnd > portStart }
@@ -113,10 +118,37 @@ package struct URLParts {
             i = end
         }
 
-        // The path, up to "?" or "#" (its "%" and "//" are looked for only where they matter: see
-        // `pathIsCanonical` and the matcher's segment scan).
+        // The path, up to "?" or "#". Its first 64 bytes are scanned noting the slashes (as bits) and any "%": the
+        // walk then finds the segments of a short path, and the static probe sees whether it is canonical,
+        // without reading its bytes again. The rest of a longer path is only searched for its end.
         pathStart = i
-        while i < n {
+        let pathBegin = i
+        var slashes: UInt64 = 0
+        var percent: UInt64 = 0
+        var stopped = false
+        while i < n && i &- pathBegin < 64 {
+            let w = wordAt(p, i, n)
+            let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
+            var slash = matchMask(w, ASCII.slash)
+            var pct = matchMask(w, ASCII.percent)
+            let offset = UInt64(truncatingIfNeeded: i &- pathBegin)  // a multiple of 8 below 64
+            if stop != 0 {
+                let below = (stop & (0 &- stop)) &- 1
+                high |= w & 0x8080_8080_8080_8080 & below
+                slash &= below
+                pct &= below
+                slashes |= byteBits(slash) &<< offset
+                percent |= pct
+                i &+= stop.trailingZeroBitCount &>> 3
+                stopped = true
+                break
+            }
+            high |= w & 0x8080_8080_8080_8080
+            slashes |= byteBits(slash) &<< offset
+            percent |= pct
+            i = min(i &+ 8, n)
+        }
+        while !stopped && i < n {
             let w = wordAt(p, i, n)
             let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
             if stop != 0 {
@@ -128,6 +160,8 @@ package struct URLParts {
             i = min(i &+ 8, n)
         }
         pathEnd = i
+        pathSlashes = slashes
+        pathSegmentsByBits = i &- pathBegin < 64 && percent == 0
 
         if i < n && p[i] == ASCII.question {
             hasQuery = true
@@ -221,6 +255,12 @@ package struct URLParts {
         guard to > from, let s = url.start else { return .empty }
         return ByteSpan(start: s + from, count: to &- from)
     }
+}
+
+/// The bits of a byte mask (0x80 or 0 in each byte), byte i as bit i.
+@inline(__always)
+func byteBits(_ mask: UInt64) -> UInt64 {
+    ((mask &>> 7) &* 0x0102_0408_1020_4080) &>> 56
 }
 
 /// 0x80 in each byte of `w` that is not a lower-case letter, a digit, "-" or "." (zero padding included).
