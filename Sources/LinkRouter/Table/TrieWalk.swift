@@ -261,8 +261,12 @@ struct TrieWalk {
         var route: Int32 = -1
         let root = nodes[0]
         if root.literalCount > 0 {
-            let d = digest(p, schemeEnd, fold: true, before: 0, after: urlCount)
-            let c = child(0, p, schemeEnd, d, fold: true)
+            var c: Int32
+            if table.schemes.complete && schemeEnd <= 8 {
+                c = table.schemes.child(lowercasedWord(loadHead(p, schemeEnd, before: 0, after: urlCount)), schemeEnd)
+            } else {
+                c = child(0, p, schemeEnd, digest(p, schemeEnd, fold: true, before: 0, after: urlCount), fold: true)
+            }
             if c >= 0 {
                 route = staticRoute(c)
                 if route < 0 { route = greedy(c, &w, &scratch) }
