@@ -47,6 +47,7 @@ extension RouterState {
         } ?? .failed(RouterError(.noMemory, "out of memory: \(valueCount) parameter values"))
     }
 
+    @inline(__always)
     private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int,
                              into found: inout FlatMatch) throws(RouterError) -> FlatOutcome {
