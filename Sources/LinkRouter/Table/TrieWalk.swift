@@ -334,7 +334,11 @@ struct TrieWalk {
         if n.literalCount > 0 {
             var c: Int32 = -1
             if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
-            if c < 0 { c = literalChild(node, s, e, hasPercent: percent, fold: host, &scratch) }
+            if c < 0 {
+                // Written out for the host (once per lookup): through literalChild it stayed a call.
+                c = host && !percent ? child(node, p + s, e &- s, digest(p + s, e &- s, fold: true, before: s, after: urlCount &- s), fold: true)
+                    : literalChild(node, s, e, hasPercent: percent, fold: host, &scratch)
+            }
             if c >= 0 { return c }
         }
         if n.paramChild >= 0 {
