@@ -88,11 +88,11 @@ struct TrieWalk {
         if segmentsByBits {
             let length = pathEnd &- pathStart  // < 64
             let offset = from &- pathStart  // 0 ... length
-            let others = ~slashes & ((1 &<< UInt64(length)) &- 1)  // the bytes that are not "/"
-            let ahead = others &>> UInt64(offset)
+            let others = ~slashes & ((1 &<< UInt64(truncatingIfNeeded: length)) &- 1)  // the bytes that are not "/"
+            let ahead = others &>> UInt64(truncatingIfNeeded: offset)
             if ahead == 0 { return (pathEnd, pathEnd, false) }
             let s = offset &+ ahead.trailingZeroBitCount
-            let after = slashes &>> UInt64(s)
+            let after = slashes &>> UInt64(truncatingIfNeeded: s)
             let e = after == 0 ? length : s &+ after.trailingZeroBitCount
             return (pathStart &+ s, pathStart &+ e, false)
         }
@@ -158,7 +158,7 @@ struct TrieWalk {
     @inline(__always)
     var canonicalByBits: Bool {
         let length = pathEnd &- pathStart
-        return slashes & (slashes &>> 1) == 0 && (length == 0 || slashes &>> UInt64(length &- 1) & 1 == 0)
+        return slashes & (slashes &>> 1) == 0 && (length == 0 || slashes &>> UInt64(truncatingIfNeeded: length &- 1) & 1 == 0)
     }
 
     /// The route of a canonically written URL from the static table, or -1.
