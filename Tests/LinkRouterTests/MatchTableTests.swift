@@ -199,4 +199,37 @@ final class MatchViewTests: XCTestCase {
         XCTAssertNil(try r.withMatch("app://y") { _ in 1 })
         XCTAssertThrowsError(try r.withMatch("nourl") { _ in 1 })
     }
+
+    /// The walk's first step compares the URL's scheme with the table's first four schemes of up to eight bytes
+    /// (SchemeIndex) and hashes it otherwise: both ways must find the same route, before and after the table
+    /// outgrows the index (a fifth scheme, a nine-byte one).
+    func testSchemesInAndBeyondTheIndex() throws {
+        let schemes = ["a", "app", "abcdefgh", "x-y.z+1", "abcdefghi", "b", "c"]
+        // (url, expected target, or nil) after the first `n` schemes are added.
+        func rows(_ n: Int) -> [(String, String?)] {
+            var out: [(String, String?)] = []
+            for (i, s) in schemes.enumerated() {
+                let added = i < n
+                out.append(("\(s)://h/1", added ? "\(s) 1" : "any"))
+                out.append(("\(s.uppercased())://h/1", added ? "\(s) 1" : "any"))
+                out.append(("\(s)://h/2", added ? "\(s) param" : "any"))
+                out.append(("\(s)x://h/1", "any"))
+                out.append(("\(s)://k", nil))
+            }
+            out.append(("abcdefg://h/1", "any"))
+            out.append(("q://h/1", "any"))
+            return out
+        }
+        for n in 0...schemes.count {
+            let r = Router()
+            try r.add("*://h/:n", target: "any")
+            for s in schemes.prefix(n) {
+                try r.add("\(s)://h/1", target: "\(s) 1")
+                try r.add("\(s)://h/:id", target: "\(s) param")
+            }
+            for (url, target) in rows(n) {
+                XCTAssertEqual(try r.resolve(url)?.target, target, "\(url) with \(n) schemes")
+            }
+        }
+    }
 }

@@ -36,7 +36,7 @@ extension RouterState {
     /// parameter names and values in `params`, as spans into the URL, `scratch` or the table.
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int, into found: inout FlatMatch) -> FlatOutcome {
-        let valueCount = table.maxParams + 1
+        let valueCount = table.maxParams &+ 1  // a route's parameters: a few thousand at most
         return withTemporary(ByteSpan.self, capacity: valueCount) { values -> FlatOutcome in
             do throws(RouterError) {
                 return try resolveFlat(url, scratch: &scratch, params: params, capacity: capacity, values: values,
@@ -47,6 +47,7 @@ extension RouterState {
         } ?? .failed(RouterError(.noMemory, "out of memory: \(valueCount) parameter values"))
     }
 
+    @inline(__always)
     private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int,
                              into found: inout FlatMatch) throws(RouterError) -> FlatOutcome {
@@ -61,24 +62,26 @@ extension RouterState {
             return .needsMemory(scratch: scratchSize, params: values - 1 + pairs)
         case .matched(let blob):
             let pathCount = blob.paramCount
-            let query = memory.parts.query(in: memory.routed)
             let pairCount = memory.queryPairCount  // within maxParams: resolve checked
-            guard let params, capacity >= pathCount + pairCount else {
-                return .needsMemory(scratch: memory.scratch.count, params: pathCount + pairCount)
+            guard let params, capacity >= pathCount &+ pairCount else {  // both bounded by the limits
+                return .needsMemory(scratch: memory.scratch.count, params: pathCount &+ pairCount)
             }
             for i in 0..<pathCount {
                 params[i] = QueryPair(key: blob.paramName(i), value: values[i])
             }
-            let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
-            // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
             var count = pathCount
-            for k in pathCount..<(pathCount + parsed) {
-                let key = params[k].key
-                var taken = false
-                for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
-                if !taken {
-                    params[count] = params[k]
-                    count += 1
+            if pairCount > 0 {  // most URLs have no query: no call then
+                let query = memory.parts.query(in: memory.routed)
+                let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
+                // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
+                for k in pathCount..<(pathCount &+ parsed) {
+                    let key = params[k].key
+                    var taken = false
+                    for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
+                    if !taken {
+                        params[count] = params[k]
+                        count += 1
+                    }
                 }
             }
             found.target = blob.target

@@ -60,7 +60,8 @@ extension RouterState {
         memory.queryPairCount = pairCount
         // Every decode the walk may write, each at most once: the host, "host:port", the greedy descent's
         // lookups, the full search's, the captured values, the catch-all and the query: 7 × the URL at most.
-        let scratchNeeded = memory.scratch.count + 8 * routed.count + 64
+        // Wrapping: the URL is within maxURLLength (checked above), the scratch within the caller's capacity.
+        let scratchNeeded = memory.scratch.count &+ 8 &* routed.count &+ 64
         guard memory.scratch.capacity >= scratchNeeded, memory.valueCapacity > table.maxParams,
               memory.pairCapacity >= (query ? pairCount : 0), let values = memory.values else {
             return .needsMemory(scratch: scratchNeeded, values: table.maxParams + 1, pairs: pairCount)

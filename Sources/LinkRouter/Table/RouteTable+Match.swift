@@ -99,6 +99,8 @@ struct WalkState {
     var found = 0
     var scanAt: Int
     var captureCount = 0
+    /// Whether a capture taken so far (kept or given back) holds a `%`: only then are values decoded.
+    var capturesMayHavePercent = false
     /// Where the catch-all's value starts in the URL (-1: it took no element), and whether at the host.
     var catchAllStart = -1
     var catchAllFromHost = false

@@ -15,6 +15,7 @@ package final class RouteTable: @unchecked Sendable {
     let staticBits: Int
     /// Bit `length % 64` set for each static key's length (0: no static routes, the probe is skipped).
     let staticLengths: UInt64
+    let schemes: SchemeIndex
     let maxDepth: Int
     package let maxParams: Int
 
@@ -32,6 +33,7 @@ package final class RouteTable: @unchecked Sendable {
         edgeMask = (1 << store.edgeBits) &- 1
         staticBits = store.staticBits
         staticLengths = store.staticUsed > 0 ? store.staticLengths : 0
+        schemes = store.schemes
         maxDepth = store.maxDepth
         maxParams = store.maxParams
     }

@@ -10,6 +10,8 @@ struct TableStore {
     var staticUsed = 0  // slots with a key, removed ones included
     /// Bit `length % 64` is set for the length of every static key: a cheap first filter for URLs.
     var staticLengths: UInt64 = 0
+    /// The root's literal children, for the walk's first step.
+    var schemes = SchemeIndex()
     var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
     /// Typed and in-segment parameter children (see `TrieNode`); empty for tables without such patterns.
     var specials = ChunkedArray<SpecialEdge>(shift: SpecialEdge.chunkShift, fill: SpecialEdge())
@@ -62,6 +64,7 @@ struct TableStore {
         insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
         edgeCount += 1
         nodes[Int(parent)].literalCount += 1
+        if parent == 0 { schemes.add(key, node: child) }
         return child
     }
 

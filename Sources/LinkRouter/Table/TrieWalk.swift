@@ -28,6 +28,10 @@ struct TrieWalk {
     /// The authority is a plain lower-case host: "host/path" may be a static key as written (if the path is
     /// canonical too, which the static probe checks only when the length filter lets the URL through).
     let staticEligible: Bool
+    /// The path's slashes as bits (`URLParts.pathSlashes`), and whether they say where every segment is: the
+    /// whole path is covered and has no `%` (else segments are scanned for).
+    let slashes: UInt64
+    let segmentsByBits: Bool
     let elements: UnsafeMutablePointer<SequenceElement>
     let captures: UnsafeMutablePointer<Capture>
     let frames: UnsafeMutablePointer<SearchFrame>
@@ -48,6 +52,8 @@ struct TrieWalk {
         hostHasPercent = parts.hostHasPercent
         staticEligible = hostFirst && !parts.hostHasPercent && !parts.hostHasUppercase
             && parts.hostStart == parts.authorityStart && parts.hostEnd == parts.authorityEnd
+        slashes = parts.pathSlashes
+        segmentsByBits = parts.pathSegmentsByBits
         elements = memory.elements
         captures = memory.captures
         frames = memory.frames
@@ -75,12 +81,43 @@ struct TrieWalk {
         segmentEnd(p, from: start, to: pathEnd)
     }
 
-    /// The literal child of `node` for the element written at `start ..< end`.
+    /// The first path segment at or after `from` (empty segments skipped): where it starts and ends, and
+    /// whether it holds a "%"; `start == pathEnd` when none is left. From the slash bits when they tell.
+    @inline(__always)
+    func nextSegment(from: Int) -> (start: Int, end: Int, hasPercent: Bool) {
+        if segmentsByBits {
+            let length = pathEnd &- pathStart  // < 64
+            let offset = from &- pathStart  // 0 ... length
+            let others = ~slashes & ((1 &<< UInt64(truncatingIfNeeded: length)) &- 1)  // the bytes that are not "/"
+            let ahead = others &>> UInt64(truncatingIfNeeded: offset)
+            if ahead == 0 { return (pathEnd, pathEnd, false) }
+            let s = offset &+ ahead.trailingZeroBitCount
+            let after = slashes &>> UInt64(truncatingIfNeeded: s)
+            let e = after == 0 ? length : s &+ after.trailingZeroBitCount
+            return (pathStart &+ s, pathStart &+ e, false)
+        }
+        var k = from
+        while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
+        if k >= pathEnd { return (pathEnd, pathEnd, false) }
+        let (e, percent) = segment(from: k)
+        return (k, e, percent)
+    }
+
+    /// The literal child of `node` for the element written at `start ..< end`. An element with a `%` is looked
+    /// up out of line, so that the common case stays small enough to inline into the walk.
     @inline(__always)
     func literalChild(_ node: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
                       _ scratch: inout ByteWriter) -> Int32 {
+        if hasPercent { return decodedLiteralChild(node, start, end, fold: fold, &scratch) }
         let n = end &- start
-        if hasPercent, let dst = scratch.reserve(n), let decoded = percentDecode(ByteSpan(start: p + start, count: n), into: dst) {
+        return child(node, p + start, n, digest(p + start, n, fold: fold, before: start, after: urlCount &- start), fold: fold)
+    }
+
+    /// `literalChild` for an element with a `%`: looked up decoded, or as written when it does not decode cleanly.
+    @inline(never)
+    func decodedLiteralChild(_ node: Int32, _ start: Int, _ end: Int, fold: Bool, _ scratch: inout ByteWriter) -> Int32 {
+        let n = end &- start
+        if let dst = scratch.reserve(n), let decoded = percentDecode(ByteSpan(start: p + start, count: n), into: dst) {
             scratch.commit(decoded)
             let key = UnsafePointer(dst)
             return child(node, key, decoded, digest(key, decoded, fold: fold), fold: fold)
@@ -117,12 +154,19 @@ struct TrieWalk {
         decodedOrRaw(ByteSpan(start: p + start, count: end &- start), &scratch)
     }
 
+    /// `pathIsCanonical` from the slash bits, when `segmentsByBits` (so no "%"): no "//", no trailing "/".
+    @inline(__always)
+    var canonicalByBits: Bool {
+        let length = pathEnd &- pathStart
+        return slashes & (slashes &>> 1) == 0 && (length == 0 || slashes &>> UInt64(truncatingIfNeeded: length &- 1) & 1 == 0)
+    }
+
     /// The route of a canonically written URL from the static table, or -1.
     @inline(__always)
     func staticRoute(_ schemeNode: Int32) -> Int32 {
         let length = pathEnd &- hostStart
         guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0,
-              pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
+              segmentsByBits ? canonicalByBits : pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
         let d = digest(p + hostStart, length, fold: false, before: hostStart, after: urlCount &- hostStart)
         let tag = edgeTag(schemeNode, d.hash)
         let mask = (1 << staticBits) &- 1
@@ -217,8 +261,12 @@ struct TrieWalk {
         var route: Int32 = -1
         let root = nodes[0]
         if root.literalCount > 0 {
-            let d = digest(p, schemeEnd, fold: true, before: 0, after: urlCount)
-            let c = child(0, p, schemeEnd, d, fold: true)
+            var c: Int32
+            if table.schemes.complete && schemeEnd <= 8 {
+                c = table.schemes.child(lowercasedWord(loadHead(p, schemeEnd, before: 0, after: urlCount)), schemeEnd)
+            } else {
+                c = child(0, p, schemeEnd, digest(p, schemeEnd, fold: true, before: 0, after: urlCount), fold: true)
+            }
             if c >= 0 {
                 route = staticRoute(c)
                 if route < 0 { route = greedy(c, &w, &scratch) }
@@ -231,8 +279,14 @@ struct TrieWalk {
         }
         guard route >= 0, let base = routes[Int(route)].blob else { return nil }
         let blob = RouteBlob(base: base)
-        for k in 0..<w.captureCount {
-            values[k] = decodedSpan(Int(captures[k].start), Int(captures[k].end), &scratch)
+        if w.capturesMayHavePercent {
+            for k in 0..<w.captureCount {
+                values[k] = decodedSpan(Int(captures[k].start), Int(captures[k].end), &scratch)
+            }
+        } else {
+            for k in 0..<w.captureCount {
+                values[k] = ByteSpan(start: p + Int(captures[k].start), count: Int(captures[k].end &- captures[k].start))
+            }
         }
         if blob.isCatchAll {
             values[w.captureCount] = rest(w, &scratch)
@@ -242,64 +296,70 @@ struct TrieWalk {
 
     /// The first choice at every level: literal, else `:param`, else `*`. A route reached this way is the
     /// answer of the full search; -1 means "search", with the captures cleared.
+    /// The host's level is taken before the loop, so that the loop's steps are specialized for path segments
+    /// (no case folding, no port).
     @inline(__always)
     func greedy(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
         var node = start
-        var next = pathStart  // where the next path segment is looked for
-        var atHost = hostFirst
-        while true {
-            let n = nodes[Int(node)]
-            let s: Int, e: Int, percent: Bool
-            if atHost {
-                (s, e, percent) = (hostStart, hostEnd, hostHasPercent)
-            } else {
-                var k = next
-                while k < pathEnd && p[k] == ASCII.slash { k &+= 1 }
-                if k >= pathEnd {  // the sequence ends here
-                    if n.route >= 0 { return n.route }
-                    if n.catchAllRoute >= 0 {
-                        w.catchAllStart = -1
-                        return n.catchAllRoute
-                    }
-                    break
-                }
-                s = k
-                (e, percent) = segment(from: k)
-                next = e
-            }
-            let host = atHost
-            atHost = false
-            if n.literalCount > 0 {
-                var c: Int32 = -1
-                if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
-                if c < 0 { c = literalChild(node, s, e, hasPercent: percent, fold: host, &scratch) }
-                if c >= 0 {
-                    node = c
-                    continue
-                }
-            }
-            if n.paramChild >= 0 {
-                captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
-                w.captureCount &+= 1
-                node = n.paramChild
-                continue
-            }
-            if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
-                if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
-                    captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
-                    w.captureCount &+= 1
-                    node = found.child
-                    continue
-                }
-            }
-            if n.catchAllRoute >= 0 {
-                w.catchAllStart = s
-                w.catchAllFromHost = host
-                return n.catchAllRoute
-            }
-            break
+        var route: Int32 = -1
+        if hostFirst {
+            node = greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, &w, &scratch, &route)
         }
+        var next = pathStart  // where the next path segment is looked for
+        while node >= 0 {
+            let (k, e, percent) = nextSegment(from: next)
+            if k >= pathEnd {  // the sequence ends here
+                let n = nodes[Int(node)]
+                if n.route >= 0 { return n.route }
+                if n.catchAllRoute >= 0 {
+                    w.catchAllStart = -1
+                    return n.catchAllRoute
+                }
+                break
+            }
+            next = e
+            node = greedyStep(node, k, e, percent: percent, host: false, &w, &scratch, &route)
+        }
+        if route >= 0 { return route }
         w.captureCount = 0
+        return -1
+    }
+
+    /// One level of the greedy descent, for the element written at `s ..< e`: the child it leads to, or -1 with
+    /// `route` set when a catch-all takes the rest, or left at -1 when the descent dead-ends.
+    @inline(__always)
+    func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, _ w: inout WalkState,
+                    _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
+        let n = nodes[Int(node)]
+        if n.literalCount > 0 {
+            var c: Int32 = -1
+            if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
+            if c < 0 {
+                // Written out for the host (once per lookup): through literalChild it stayed a call.
+                c = host && !percent ? child(node, p + s, e &- s, digest(p + s, e &- s, fold: true, before: s, after: urlCount &- s), fold: true)
+                    : literalChild(node, s, e, hasPercent: percent, fold: host, &scratch)
+            }
+            if c >= 0 { return c }
+        }
+        if n.paramChild >= 0 {
+            captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
+            w.captureCount &+= 1
+            w.capturesMayHavePercent = w.capturesMayHavePercent || percent
+            return n.paramChild
+        }
+        if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
+            if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
+                captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
+                w.captureCount &+= 1
+                w.capturesMayHavePercent = w.capturesMayHavePercent || percent
+                return found.child
+            }
+        }
+        if n.catchAllRoute >= 0 {
+            w.catchAllStart = s
+            w.catchAllFromHost = host
+            route = n.catchAllRoute
+        }
         return -1
     }
 
@@ -312,13 +372,11 @@ struct TrieWalk {
             w.found = 1
         }
         while w.found <= i {
-            var start = w.scanAt
-            while start < pathEnd && p[start] == ASCII.slash { start &+= 1 }
+            let (start, end, percent) = nextSegment(from: w.scanAt)
             guard start < pathEnd else {
                 w.scanAt = start
                 return false
             }
-            let (end, percent) = segment(from: start)
             elements[w.found] = SequenceElement(rawStart: Int32(truncatingIfNeeded: start), rawEnd: Int32(truncatingIfNeeded: end),
                                               key: nil, keyLength: 0, digested: false, hasPercent: percent, hash: 0, head: 0)
             w.found &+= 1
@@ -383,6 +441,7 @@ struct TrieWalk {
                 if n.paramChild >= 0 {
                     captures[w.captureCount] = Capture(start: elements[i].rawStart, end: elements[i].rawEnd)
                     w.captureCount &+= 1
+                    w.capturesMayHavePercent = w.capturesMayHavePercent || elements[i].hasPercent
                     frames[i].step = .paramDone
                     child = n.paramChild
                 } else if frames[i].special >= 0 {  // the next special edge that accepts the element
@@ -390,6 +449,7 @@ struct TrieWalk {
                                            hasPercent: elements[i].hasPercent, fold: i == 0 && hostFirst, &scratch) {
                         captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
                         w.captureCount &+= 1
+                        w.capturesMayHavePercent = w.capturesMayHavePercent || elements[i].hasPercent
                         frames[i].special = found.next
                         frames[i].step = .specialDone
                         child = found.child

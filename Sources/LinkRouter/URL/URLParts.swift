@@ -35,6 +35,11 @@ package struct URLParts {
     package var hostHasPercent = false
     package var hostHasUppercase = false
     package var schemeHasUppercase = false
+    /// Bit j set when byte j of the path is "/", for j < 64.
+    package var pathSlashes: UInt64 = 0
+    /// The path is shorter than 64 bytes (so an offset into it, its end included, is a valid shift) and has no
+    /// `%`: `pathSlashes` says where each of its segments is, and that it needs no decoding.
+    package var pathSegmentsByBits = false
 
     package var hostCount: Int { hostEnd &- hostStart }
     package var hasPort: Bool { portEnd > portStart }
@@ -85,11 +90,14 @@ package struct URLParts {
                 let w = wordAt(p, end, n)
                 let stop = matchMask(w, ASCII.slash) | matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
                 let below = stop == 0 ? ~0 : (stop & (0 &- stop)) &- 1
-                high |= w & 0x8080_8080_8080_8080 & below
-                special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
-                            | matchMask(w, ASCII.percent)) & below
-                let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
-                upper = upper || lowercasedWord(inside) != inside
+                // Most hosts are plain (lower-case letters, digits, "-", "."): nothing to note, one test.
+                if notPlainHostBytes(w) & below != 0 {
+                    high |= w & 0x8080_8080_8080_8080 & below
+                    special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
+                                | matchMask(w, ASCII.percent)) & below
+                    let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
+                    upper = upper || lowercasedWord(inside) != inside
+                }
                 if stop != 0 {
                     end &+= stop.trailingZeroBitCount &>> 3
                     break
@@ -110,10 +118,37 @@ package struct URLParts {
             i = end
         }
 
-        // The path, up to "?" or "#" (its "%" and "//" are looked for only where they matter: see
-        // `pathIsCanonical` and the matcher's segment scan).
+        // The path, up to "?" or "#". Its first 64 bytes are scanned noting the slashes (as bits) and any "%": the
+        // walk then finds the segments of a short path, and the static probe sees whether it is canonical,
+        // without reading its bytes again. The rest of a longer path is only searched for its end.
         pathStart = i
-        while i < n {
+        let pathBegin = i
+        var slashes: UInt64 = 0
+        var percent: UInt64 = 0
+        var stopped = false
+        while i < n && i &- pathBegin < 64 {
+            let w = wordAt(p, i, n)
+            let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
+            var slash = matchMask(w, ASCII.slash)
+            var pct = matchMask(w, ASCII.percent)
+            let offset = UInt64(truncatingIfNeeded: i &- pathBegin)  // a multiple of 8 below 64
+            if stop != 0 {
+                let below = (stop & (0 &- stop)) &- 1
+                high |= w & 0x8080_8080_8080_8080 & below
+                slash &= below
+                pct &= below
+                slashes |= byteBits(slash) &<< offset
+                percent |= pct
+                i &+= stop.trailingZeroBitCount &>> 3
+                stopped = true
+                break
+            }
+            high |= w & 0x8080_8080_8080_8080
+            slashes |= byteBits(slash) &<< offset
+            percent |= pct
+            i = min(i &+ 8, n)
+        }
+        while !stopped && i < n {
             let w = wordAt(p, i, n)
             let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
             if stop != 0 {
@@ -125,6 +160,8 @@ package struct URLParts {
             i = min(i &+ 8, n)
         }
         pathEnd = i
+        pathSlashes = slashes
+        pathSegmentsByBits = i &- pathBegin < 64 && percent == 0
 
         if i < n && p[i] == ASCII.question {
             hasQuery = true
@@ -218,6 +255,22 @@ package struct URLParts {
         guard to > from, let s = url.start else { return .empty }
         return ByteSpan(start: s + from, count: to &- from)
     }
+}
+
+/// The bits of a byte mask (0x80 or 0 in each byte), byte i as bit i.
+@inline(__always)
+func byteBits(_ mask: UInt64) -> UInt64 {
+    ((mask &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+}
+
+/// 0x80 in each byte of `w` that is not a lower-case letter, a digit, "-" or "." (zero padding included).
+@inline(__always)
+func notPlainHostBytes(_ w: UInt64) -> UInt64 {
+    let x = w & 0x7F7F_7F7F_7F7F_7F7F  // each `x + (0x80 - c)` has its high bit set where the byte is >= c
+    let dashDot = (x &+ 0x5353_5353_5353_5353) & ~(x &+ 0x5151_5151_5151_5151)  // 0x2D ... 0x2E
+    let digit = (x &+ 0x5050_5050_5050_5050) & ~(x &+ 0x4646_4646_4646_4646)  // 0x30 ... 0x39
+    let lower = (x &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(x &+ 0x0505_0505_0505_0505)  // 0x61 ... 0x7A
+    return ~((dashDot | digit | lower) & ~w) & 0x8080_8080_8080_8080
 }
 
 /// Whether the path is written canonically: no `%`, no `//`, no trailing `/` (eight bytes per step).
