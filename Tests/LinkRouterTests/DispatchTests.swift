@@ -171,6 +171,38 @@ final class DispatchTests: XCTestCase {
         XCTAssertEqual(try r.open("app://t/\(targets.firstIndex(of: "T\u{0}")!)").value as? String, "T\u{0}")
     }
 
+    /// The direct C open (`openPlain`, `lr_router_open`'s path) keeps `decide`'s precedence: a route's own Swift
+    /// handler comes before its target's C handler; a route with none gets the C handler, called directly.
+    func testDirectOpenKeepsTheRoutesOwnHandlerFirst() throws {
+        let r = Router()
+        let answer = UnsafeMutableRawPointer(bitPattern: 0x5eed)
+        let function: CFunctionHandler.Function = { _, _, _, result, _ in
+            result?.pointee = UnsafeMutableRawPointer(bitPattern: 0x5eed)
+            return 0
+        }
+        r.handle(target: "T", .c(CFunctionHandler(function, userData: nil, owner: Log<Int>())))
+        try r.add("app://c", target: "T")
+        try r.handle("app://swift", target: "T") { _ in "swift" }
+        func open(_ url: String) -> (direct: Bool, value: UnsafeMutableRawPointer?, other: OpenResult) {
+            var value: UnsafeMutableRawPointer?, other = OpenResult.unmatched
+            let bytes = Array(url.utf8)
+            let direct = bytes.withUnsafeBufferPointer { b in
+                r.openPlain(ByteSpan(start: b.baseAddress, count: b.count), rawContext: nil, value: &value, other: &other) {
+                    OpenRequest(url)
+                }
+            }
+            return (direct, value, other)
+        }
+        let c = open("app://c")
+        XCTAssertTrue(c.direct)
+        XCTAssertEqual(c.value, answer)
+        let swift = open("app://swift")
+        XCTAssertFalse(swift.direct)
+        guard case .opened(let opened) = swift.other else { return XCTFail("app://swift: \(swift.other)") }
+        XCTAssertEqual(opened.value as? String, "swift")
+        guard case .unmatched = open("app://none").other else { return XCTFail("app://none") }
+    }
+
     func testRemovingARouteRemovesItsHandler() throws {
         let r = Router()
         try r.handle("app://a/:x") { _ in "first" }

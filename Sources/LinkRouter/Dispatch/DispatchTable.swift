@@ -133,12 +133,12 @@ struct TargetHandlers: Sendable {
     private static func key(_ p: UnsafePointer<UInt8>?, _ n: Int) -> (head: UInt64, hash: UInt32) {
         guard let p, n > 0 else { return (0, 0) }
         if n > 8 {
-            return (UnsafeRawPointer(p).loadUnaligned(as: UInt64.self), digest(p, n, fold: false).hash)
+            return (UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)), digest(p, n, fold: false).hash)
         }
         let head: UInt64
-        if n >= 4 {  // two overlapping words of four
-            let first = UInt64(UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
-            let last = UInt64(UnsafeRawPointer(p + (n &- 4)).loadUnaligned(as: UInt32.self))
+        if n >= 4 {  // two overlapping words of four, read as little-endian so that byte i lands at bits 8i
+            let first = UInt64(UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self)))
+            let last = UInt64(UInt32(littleEndian: UnsafeRawPointer(p + (n &- 4)).loadUnaligned(as: UInt32.self)))
             head = first | last &<< UInt64((n &- 4) &* 8)
         } else {  // the first, middle and last byte
             head = UInt64(p[0]) | UInt64(p[n &>> 1]) &<< UInt64((n &>> 1) &* 8) | UInt64(p[n &- 1]) &<< UInt64((n &- 1) &* 8)

@@ -279,7 +279,7 @@ extension Router {
     package func openPlain(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, value: inout UnsafeMutableRawPointer?,
                            other: inout OpenResult, request: () -> OpenRequest) -> Bool {
         let step = withState { state, thread in Router.direct(state, thread, url) }
-        guard let record = step.record, let handler = step.call else {
+        guard case let .call(record, handler) = step else {
             other = openOther(step, rawContext, request)
             return false
         }
@@ -299,39 +299,38 @@ extension Router {
     }
 
     /// What `direct` found, in plain values (no reference counting on the way out of the snapshot closure).
-    private struct DirectStep {
-        enum Kind { case matched, unmatched, route }
-        var kind: Kind
-        /// The match, in this thread's match block (`matched`).
-        var record: UnsafeMutableRawPointer?
-        /// Its C function, with its owner retained: set when the open is the direct call.
-        var call: CFunctionHandler.Retained?
-        /// The snapshot, retained: set when matched but not a direct call (`decide` goes on from the record).
-        var state: Unmanaged<RouterState>?
+    private enum DirectStep {
+        /// The match, in this thread's match block, and its C function with the function's owner retained.
+        case call(UnsafeMutableRawPointer, CFunctionHandler.Retained)
+        /// The match, and the snapshot retained: more to do than a C call, `decide` goes on from the record.
+        case matched(UnsafeMutableRawPointer, Unmanaged<RouterState>)
+        /// No route, and no unmatched handler.
+        case unmatched
+        /// `route` takes the open from the start.
+        case route
     }
 
     /// A plain open whose route needs no guard and whose handler is a C function, done as `lr_router_resolve`
     /// plus the call: on the borrowed snapshot, the URL is routed into this thread's spare match block, which
     /// `openPlain` then calls the function on. No `Match`, `Routing` or `OpenResult` is made. It decides what
     /// `route` and `decide` would (no guard applies, the handler is the route's, else its target's); anything
-    /// else is `route` (logging on, global guards, an error, which `route` reports again), `unmatched` (no route
-    /// and no unmatched handler) or `matched` with the snapshot.
+    /// else is `matched` (guards, a Swift handler, no handler), `unmatched`, or `route`: logging on, global
+    /// guards, no route with an unmatched handler to call, or an error, which `route` meets and reports again
+    /// (a URL that fails or misses is routed twice: the uncommon case pays).
     @inline(__always)  // into openPlain's closure
     private static func direct(_ state: RouterState, _ thread: ThreadState, _ url: ByteSpan) -> DirectStep {
         let dispatch = state.dispatch
-        guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return DirectStep(kind: .route) }
+        guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .route }
         let found: UnsafeMutableRawPointer?
         do throws(RouterError) {
             found = try state.cMatchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
         } catch {
-            return DirectStep(kind: .route)
+            return .route
         }
-        guard let record = found else { return DirectStep(kind: dispatch.unmatched == nil ? .unmatched : .route) }
+        guard let record = found else { return dispatch.unmatched == nil ? .unmatched : .route }
         let r = MatchRecord(record)
-        if r.requiresCount == 0, let call = dispatch.cFunction(for: r) {
-            return DirectStep(kind: .matched, record: record, call: call)
-        }
-        return DirectStep(kind: .matched, record: record, state: .passRetained(state))
+        if r.requiresCount == 0, let call = dispatch.cFunction(for: r) { return .call(record, call) }
+        return .matched(record, .passRetained(state))
     }
 
     /// The rest of `openPlain`, out of its line: `decide` goes on from a match, or `route` from the start.
@@ -339,11 +338,13 @@ extension Router {
     private func openOther(_ step: DirectStep, _ rawContext: UnsafeMutableRawPointer?,
                            _ request: () -> OpenRequest) -> OpenResult {
         var match: Match?
-        switch step.kind {
+        switch step {
+        case .call:  // never: openPlain makes the call
+            return .unmatched
         case .unmatched:
             return .unmatched
-        case .matched:
-            guard let record = step.record, let state = step.state?.takeRetainedValue() else { return .unmatched }
+        case let .matched(record, retained):
+            let state = retained.takeRetainedValue()
             let m = Match(MatchStorage.copy(of: MatchRecord(record)), rawContext: rawContext)
             MatchRecord.freeCMatch(record)
             let made = request()
