@@ -369,7 +369,7 @@ static PyObject *params_dict(void) {  /* an empty dict */
    dict is unreachable from Python: the values it keeps a little longer are plain str, which run no code when
    freed. Sets of names are direct-mapped; a set taking a slot releases the dicts of the set there before.
    Oldest dict first: the newest one's last value is often still held (the loop variable of `for v in ...`). */
-enum { KEYED_SLOTS = 64, KEYED_DEPTH = 4, KEYED_MAX_VALUES = 4 };
+enum { KEYED_SLOTS = 64, KEYED_DEPTH = 4, KEYED_MAX_VALUES = 4, KEYED_MAX_LENGTH = 64 };
 typedef struct {
     PyObject *names;                /* a names tuple (owned); NULL: a free slot */
     unsigned first, count;          /* dicts[first] is the oldest */
@@ -424,14 +424,17 @@ static PyObject *keyed_take(int index, PyObject *names, PyObject **values) {
 static int keyed_keep(MatchObject *m, PyObject *names) {
     PyObject *params = m->params, *values[KEYED_MAX_VALUES] = {NULL};
     Py_ssize_t n = PyTuple_GET_SIZE(names);
-    if (!params || Py_REFCNT(params) != 1 || !PyDict_CheckExact(params) || n > KEYED_MAX_VALUES || n != Py_SIZE(m))
-        return 0;  /* (m.params may have been set to anything) */
+    /* (m.params may have been set to anything; its size also refuses names that are not distinct, which only a
+       forged `_routes` could give: the version test below then takes the dict for exactly the path values) */
+    if (!params || Py_REFCNT(params) != 1 || !PyDict_CheckExact(params) || n > KEYED_MAX_VALUES || n != Py_SIZE(m)
+        || PyDict_GET_SIZE(params) != n)
+        return 0;
     if (m->params_version && m->params_version == DICT_VERSION(params)) {
         /* unchanged since it was filled: the path values, under the names, and untracked (all str) */
         for (Py_ssize_t i = 0; i < n; i++)
             values[i] = m->values[i];
     } else {
-        if (PyDict_GET_SIZE(params) != n || !DICT_UNTRACKED(params))
+        if (!DICT_UNTRACKED(params))
             return 0;
         Py_ssize_t pos = 0;
         PyObject *key;
@@ -440,6 +443,11 @@ static int keyed_keep(MatchObject *m, PyObject *names) {
                 || !PyUnicode_CheckExact(values[i]))
                 return 0;
     }
+    /* Only short values are kept (the in-place rewrite needs no more): a long one, perhaps the caller's own,
+       is not held alive past its Match. */
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyUnicode_GET_LENGTH(values[i]) > KEYED_MAX_LENGTH)
+            return 0;
     KeyedSpares *k = &keyed[m->keyed >= 0 ? m->keyed : keyed_slot(names)];
     if (k->names && !same_names(k->names, names)) {
         /* Another set of names had the slot: its dicts go (all detached first; emptying them runs no code
@@ -1369,6 +1377,9 @@ static void module_free(void *module) {
             PyObject_GC_Del(free_matches[size][--free_count[size]]);
 }
 
+/* Single-phase, with no Py_mod_gil slot: the caches above (free Matches, spare and kept dicts, the names pool)
+   are static state touched only under the GIL, and a free-threaded build turns the GIL back on when this module
+   is imported. (Forcing it off with PYTHON_GIL=0 is not supported.) */
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "linkrouter._speedups",

@@ -346,3 +346,34 @@ def test_values_the_caller_holds_never_change():
         m = None
         assert r.resolve("app://a/3/4").params == {"x": "3", "y": "4"}
     r.close()
+
+
+def test_kept_dicts_hold_no_long_value():
+    # A long value (here the caller's own, given as an extra that takes a path parameter's name) is not kept
+    # alive by a freed Match's kept params dict.
+    r = linkrouter.Router()
+    r.add("app://a/:x/:y", "A")
+    long_value = "z" * 1000
+    before = sys.getrefcount(long_value)
+    m = r.resolve("app://a/1/2", extra={"x": long_value})
+    assert m.params == {"x": long_value, "y": "2"} and m.params["x"] is long_value
+    m = None
+    assert sys.getrefcount(long_value) == before
+    r.close()
+
+
+@needs_extension
+def test_forged_route_names_are_never_kept():
+    # The route cache is private, but a names tuple forged there (a repeated name) must not make a kept dict
+    # point at a value it does not hold: that value is freed, and the next fill would write into its memory.
+    r = linkrouter.Router()
+    r.add("app://a/:x/:y", "A")
+    r.resolve("app://a/1/2")  # caches the route
+    (rid, info), = r._routes.items()
+    r._routes = {rid: info[:4] + (("x", "x"),) + info[5:]}
+    m = r.resolve("app://a/AAA/BBB")
+    m = None
+    s = "".join(["Q", "Q", "Q"])  # a new str of the freed value's length
+    r.resolve("app://a/ZZZ/WWW")
+    assert s == "QQQ"
+    r.close()
