@@ -17,21 +17,27 @@ struct TrieWalk {
     @inline(__always) var staticLengths: UInt64 { table.staticLengths }
     let p: UnsafePointer<UInt8>
     let urlCount: Int
-    // The parts of the URL the walk reads (copied: the whole URLParts is too big to carry around).
-    let schemeEnd: Int
-    let hostStart: Int, hostEnd: Int, portStart: Int, portEnd: Int
-    let pathStart: Int, pathEnd: Int
+    /// The URL's parts, copied whole: a block copy costs fewer instructions than picking out the dozen fields
+    /// the walk reads (which the accessors below read from it).
+    let parts: URLParts
+    @inline(__always) var schemeEnd: Int { parts.schemeEnd }
+    @inline(__always) var hostStart: Int { parts.hostStart }
+    @inline(__always) var hostEnd: Int { parts.hostEnd }
+    @inline(__always) var portStart: Int { parts.portStart }
+    @inline(__always) var portEnd: Int { parts.portEnd }
+    @inline(__always) var pathStart: Int { parts.pathStart }
+    @inline(__always) var pathEnd: Int { parts.pathEnd }
     /// Element 0 is the URL's host (compared case-insensitively); else the first path segment.
     let hostFirst: Bool
-    let hasPort: Bool
-    let hostHasPercent: Bool
+    @inline(__always) var hasPort: Bool { parts.portEnd > parts.portStart }
+    @inline(__always) var hostHasPercent: Bool { parts.hostHasPercent }
     /// The authority is a plain lower-case host: "host/path" may be a static key as written (if the path is
     /// canonical too, which the static probe checks only when the length filter lets the URL through).
     let staticEligible: Bool
     /// The path's slashes as bits (`URLParts.pathSlashes`), and whether they say where every segment is: the
     /// whole path is covered and has no `%` (else segments are scanned for).
-    let slashes: UInt64
-    let segmentsByBits: Bool
+    @inline(__always) var slashes: UInt64 { parts.pathSlashes }
+    @inline(__always) var segmentsByBits: Bool { parts.pathSegmentsByBits }
     let elements: UnsafeMutablePointer<SequenceElement>
     let captures: UnsafeMutablePointer<Capture>
     let frames: UnsafeMutablePointer<SearchFrame>
@@ -40,20 +46,10 @@ struct TrieWalk {
         self.table = table
         p = url
         urlCount = count
-        schemeEnd = parts.schemeEnd
-        hostStart = parts.hostStart
-        hostEnd = parts.hostEnd
-        portStart = parts.portStart
-        portEnd = parts.portEnd
-        pathStart = parts.pathStart
-        pathEnd = parts.pathEnd
+        self.parts = parts
         hostFirst = parts.hasAuthority && parts.hostEnd > parts.hostStart
-        hasPort = parts.portEnd > parts.portStart
-        hostHasPercent = parts.hostHasPercent
         staticEligible = hostFirst && !parts.hostHasPercent && !parts.hostHasUppercase
             && parts.hostStart == parts.authorityStart && parts.hostEnd == parts.authorityEnd
-        slashes = parts.pathSlashes
-        segmentsByBits = parts.pathSegmentsByBits
         elements = memory.elements
         captures = memory.captures
         frames = memory.frames
