@@ -62,27 +62,35 @@ extension RouteTable {
     /// parameters (path order, catch-all last) to `values`, which has room for `maxParams + 1`.
     /// Decoded bytes go to `scratch`; 8 × the URL's length + 64 always suffices. Throws `.noMemory` only when a
     /// table of very deep routes needs working memory that cannot be had.
-    /// (`parts` is `inout` only so that it is passed by address, not copied: the walk reads a few fields.)
+    /// (`parts` is `inout` only so that it is passed by address, not copied: the walk reads it in place.)
     @inline(__always)
     package func match(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
                        values: UnsafeMutablePointer<ByteSpan>) throws(RouterError) -> RouteBlob? {
         guard let p = url.start else { return nil }
+        return try withUnsafePointer(to: &parts) { parts throws(RouterError) -> RouteBlob? in
+            try match(p, url.count, parts, scratch: &scratch, values: values)
+        }
+    }
+
+    @inline(__always)
+    private func match(_ p: UnsafePointer<UInt8>, _ count: Int, _ parts: UnsafePointer<URLParts>, scratch: inout ByteWriter,
+                       values: UnsafeMutablePointer<ByteSpan>) throws(RouterError) -> RouteBlob? {
         // Room for one element per level. A constant size (the usual case) is a fixed slot in the frame;
         // deeper tables get one block from withTemporary (the stack when small, else malloc).
         if maxDepth < 16 {
             return withUnsafeTemporaryAllocation(byteCount: WalkMemory.bytes(levels: 17), alignment: 16) { raw in
                 guard let base = raw.baseAddress else { return nil }
-                let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts,
+                let walk = TrieWalk(table: self, url: p, count: count, parts: parts,
                                     memory: WalkMemory(base, levels: 17))
-                var state = WalkState(scanAt: parts.pathStart)
+                var state = WalkState(scanAt: parts.pointee.pathStart)
                 return walk.run(&state, scratch: &scratch, values: values)
             }
         }
         let levels = maxDepth &+ 2
         let found: RouteBlob?? = withTemporary(UInt64.self, capacity: (WalkMemory.bytes(levels: levels) + 7) / 8) { raw in
-            let walk = TrieWalk(table: self, url: p, count: url.count, parts: &parts,
+            let walk = TrieWalk(table: self, url: p, count: count, parts: parts,
                                 memory: WalkMemory(UnsafeMutableRawPointer(raw), levels: levels))
-            var state = WalkState(scanAt: parts.pathStart)
+            var state = WalkState(scanAt: parts.pointee.pathStart)
             return walk.run(&state, scratch: &scratch, values: values)
         }
         guard let found else {

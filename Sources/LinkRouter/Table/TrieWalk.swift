@@ -17,39 +17,40 @@ struct TrieWalk {
     @inline(__always) var staticLengths: UInt64 { table.staticLengths }
     let p: UnsafePointer<UInt8>
     let urlCount: Int
-    /// The URL's parts, copied whole: a block copy costs fewer instructions than picking out the dozen fields
-    /// the walk reads (which the accessors below read from it).
-    let parts: URLParts
-    @inline(__always) var schemeEnd: Int { parts.schemeEnd }
-    @inline(__always) var hostStart: Int { parts.hostStart }
-    @inline(__always) var hostEnd: Int { parts.hostEnd }
-    @inline(__always) var portStart: Int { parts.portStart }
-    @inline(__always) var portEnd: Int { parts.portEnd }
-    @inline(__always) var pathStart: Int { parts.pathStart }
-    @inline(__always) var pathEnd: Int { parts.pathEnd }
+    /// The URL's parts, read in place (the caller's, alive for the walk): copying the dozen fields the walk
+    /// reads cost more than the loads through this pointer.
+    let parts: UnsafePointer<URLParts>
+    @inline(__always) var schemeEnd: Int { parts.pointee.schemeEnd }
+    @inline(__always) var hostStart: Int { parts.pointee.hostStart }
+    @inline(__always) var hostEnd: Int { parts.pointee.hostEnd }
+    @inline(__always) var portStart: Int { parts.pointee.portStart }
+    @inline(__always) var portEnd: Int { parts.pointee.portEnd }
+    @inline(__always) var pathStart: Int { parts.pointee.pathStart }
+    @inline(__always) var pathEnd: Int { parts.pointee.pathEnd }
     /// Element 0 is the URL's host (compared case-insensitively); else the first path segment.
     let hostFirst: Bool
-    @inline(__always) var hasPort: Bool { parts.portEnd > parts.portStart }
-    @inline(__always) var hostHasPercent: Bool { parts.hostHasPercent }
+    @inline(__always) var hasPort: Bool { parts.pointee.portEnd > parts.pointee.portStart }
+    @inline(__always) var hostHasPercent: Bool { parts.pointee.hostHasPercent }
     /// The authority is a plain lower-case host: "host/path" may be a static key as written (if the path is
     /// canonical too, which the static probe checks only when the length filter lets the URL through).
     let staticEligible: Bool
     /// The path's slashes as bits (`URLParts.pathSlashes`), and whether they say where every segment is: the
     /// whole path is covered and has no `%` (else segments are scanned for).
-    @inline(__always) var slashes: UInt64 { parts.pathSlashes }
-    @inline(__always) var segmentsByBits: Bool { parts.pathSegmentsByBits }
+    @inline(__always) var slashes: UInt64 { parts.pointee.pathSlashes }
+    @inline(__always) var segmentsByBits: Bool { parts.pointee.pathSegmentsByBits }
     let elements: UnsafeMutablePointer<SequenceElement>
     let captures: UnsafeMutablePointer<Capture>
     let frames: UnsafeMutablePointer<SearchFrame>
 
-    init(table: RouteTable, url: UnsafePointer<UInt8>, count: Int, parts: inout URLParts, memory: WalkMemory) {
+    init(table: RouteTable, url: UnsafePointer<UInt8>, count: Int, parts: UnsafePointer<URLParts>, memory: WalkMemory) {
         self.table = table
         p = url
         urlCount = count
         self.parts = parts
-        hostFirst = parts.hasAuthority && parts.hostEnd > parts.hostStart
-        staticEligible = hostFirst && !parts.hostHasPercent && !parts.hostHasUppercase
-            && parts.hostStart == parts.authorityStart && parts.hostEnd == parts.authorityEnd
+        let u = parts.pointee
+        hostFirst = u.hasAuthority && u.hostEnd > u.hostStart
+        staticEligible = hostFirst && !u.hostHasPercent && !u.hostHasUppercase
+            && u.hostStart == u.authorityStart && u.hostEnd == u.authorityEnd
         elements = memory.elements
         captures = memory.captures
         frames = memory.frames
