@@ -124,40 +124,39 @@ struct RouteSlot: BitwiseCopyable {
 /// walk's first step then compares words instead of hashing the scheme. Nodes are never removed, so the index
 /// only grows; a fifth or a longer scheme makes it incomplete, and the walk uses the edge table.
 struct SchemeIndex: BitwiseCopyable {
-    /// Each scheme's bytes, zero-padded (as `KeyDigest.head`), its length and its node; length -1: empty.
+    /// Each scheme's bytes, zero-padded (as `KeyDigest.head`), and its node; head 0: empty. A scheme's bytes are
+    /// never 0 (ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), in patterns and in URLs alike), so its head alone
+    /// gives its length: no length is kept or compared.
     private var heads: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private var lengths: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
     private var nodes: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
     private var count = 0
     private(set) var complete = true
 
     /// Notes the root's new child `node` for the (lower-cased) scheme `key`.
     mutating func add(_ key: [UInt8], node: Int32) {
-        guard complete, count < 4, !key.isEmpty, key.count <= 8 else {
+        guard complete, count < 4, !key.isEmpty, key.count <= 8, !key.contains(0) else {
             complete = false
             return
         }
         var head: UInt64 = 0
         for (i, b) in key.enumerated() { head |= UInt64(b) << UInt64(8 * i) }
-        let length = Int32(key.count)
         switch count {
-        case 0: (heads.0, lengths.0, nodes.0) = (head, length, node)
-        case 1: (heads.1, lengths.1, nodes.1) = (head, length, node)
-        case 2: (heads.2, lengths.2, nodes.2) = (head, length, node)
-        default: (heads.3, lengths.3, nodes.3) = (head, length, node)
+        case 0: (heads.0, nodes.0) = (head, node)
+        case 1: (heads.1, nodes.1) = (head, node)
+        case 2: (heads.2, nodes.2) = (head, node)
+        default: (heads.3, nodes.3) = (head, node)
         }
         count += 1
     }
 
-    /// The root's child for a scheme of `length` (1 ... 8) bytes whose lower-cased, zero-padded bytes are
+    /// The root's child for a scheme of 1 ... 8 bytes, none of them 0, whose lower-cased, zero-padded bytes are
     /// `head`; -1 when there is none (the index is complete: the caller checks).
     @inline(__always)
-    func child(_ head: UInt64, _ length: Int) -> Int32 {
-        let l = Int32(truncatingIfNeeded: length)
-        if heads.0 == head && lengths.0 == l { return nodes.0 }
-        if heads.1 == head && lengths.1 == l { return nodes.1 }
-        if heads.2 == head && lengths.2 == l { return nodes.2 }
-        if heads.3 == head && lengths.3 == l { return nodes.3 }
+    func child(_ head: UInt64) -> Int32 {
+        if heads.0 == head { return nodes.0 }
+        if heads.1 == head { return nodes.1 }
+        if heads.2 == head { return nodes.2 }
+        if heads.3 == head { return nodes.3 }
         return -1
     }
 }

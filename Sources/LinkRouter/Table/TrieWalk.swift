@@ -260,7 +260,8 @@ struct TrieWalk {
         if root.literalCount > 0 {
             var c: Int32
             if table.schemes.complete && schemeEnd <= 8 {
-                c = table.schemes.child(lowercasedWord(loadHead(p, schemeEnd, before: 0, after: urlCount)), schemeEnd)
+                // The URL's scheme (1 ... 8 bytes: parsed with requireScheme) has no 0 byte (URLParts.scan).
+                c = table.schemes.child(lowercasedWord(loadHead(p, schemeEnd, before: 0, after: urlCount)))
             } else {
                 c = child(0, p, schemeEnd, digest(p, schemeEnd, fold: true, before: 0, after: urlCount), fold: true)
             }
