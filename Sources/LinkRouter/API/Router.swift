@@ -27,6 +27,8 @@ public final class Router: Sendable {
     /// Serializes changes: each one reads the current snapshot, builds the next and publishes it. (It counts
     /// the changes, which nothing reads: a `Locked<Void>` trips a ThreadSanitizer false positive.)
     private let writer = Locked<Int>(0)
+    /// The per-thread slot's key, read once here rather than from its static (a `swift_once` call) per lookup.
+    private let threadKey = ThreadState.slotKey
     /// Opens deferred by guards, by guard name, in the order they were parked (see Dispatch/Router+Open.swift).
     let parked = Locked<[String: [ParkedOpen]]>([:])
 
@@ -45,7 +47,7 @@ public final class Router: Sendable {
     @inline(__always)
     package func withState<R>(_ body: (RouterState) -> R) -> R {
         let generation = generation.load(ordering: .acquiring)
-        return ThreadState.with { thread in
+        return ThreadState.with(key: threadKey) { thread in
             if let state = thread.cached(router: id, generation: generation) {
                 return state._withUnsafeGuaranteedRef(body)
             }
@@ -60,7 +62,7 @@ public final class Router: Sendable {
     @inline(__always)
     package func withState<R>(_ body: (RouterState, ThreadState) -> R) -> R {
         let generation = generation.load(ordering: .acquiring)
-        return ThreadState.with { thread in
+        return ThreadState.with(key: threadKey) { thread in
             if let state = thread.cached(router: id, generation: generation) {
                 return state._withUnsafeGuaranteedRef { body($0, thread) }
             }

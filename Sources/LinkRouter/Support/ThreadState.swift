@@ -188,9 +188,19 @@ package final class ThreadState {
         return Unmanaged<ThreadState>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
     }
 
+    /// The key of the per-thread slot (nil: none could be made), for callers that keep it (`Router.threadKey`):
+    /// reading the static costs a `swift_once` call on every use.
+    package static var slotKey: pthread_key_t? { key }
+
     /// Runs `body` with this thread's state, creating it on first use.
     @inline(__always)
     package static func with<R>(_ body: (ThreadState) -> R) -> R {
+        with(key: key, body)
+    }
+
+    /// `with`, given the slot's key (`slotKey`).
+    @inline(__always)
+    package static func with<R>(key: pthread_key_t?, _ body: (ThreadState) -> R) -> R {
         guard let key else { return body(ThreadState()) }  // no key left: work uncached, nothing kept
         if let p = pthread_getspecific(key) {
             return Unmanaged<ThreadState>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
