@@ -87,11 +87,13 @@ extension RouterState {
     package func withResolution<R>(_ url: ByteSpan, query: Bool, _ body: (Resolution?) -> R) throws(RouterError) -> R {
         try checkLength(url)
         // The scratch `resolve` asks for when no rule fires (the values and the URL's decodes).
-        var sizes = (scratch: 8 * url.count + 64, values: table.maxParams + 1, pairs: 0)
+        // Wrapping: the URL is within maxURLLength (at most 2^30, checked above) and a route has at most
+        // maxRouteParams parameters, so none of these can overflow.
+        var sizes = (scratch: 8 &* url.count &+ 64, values: table.maxParams &+ 1, pairs: 0)
         if query {
             // 16 pairs (the most `pairsGuess` gives) when the stack block has room for them anyway, as it has for
             // short URLs: no scan of the URL then.
-            let room = temporaryStackBytes - sizes.scratch - sizes.values * MemoryLayout<ByteSpan>.stride
+            let room = temporaryStackBytes &- sizes.scratch &- sizes.values &* MemoryLayout<ByteSpan>.stride
             sizes.pairs = room >= 16 * MemoryLayout<QueryPair>.stride ? 16 : RouterState.pairsGuess(url)
         }
         // The first try fits unless a rule fires or the query is long; the second has what `resolve` asked for.
