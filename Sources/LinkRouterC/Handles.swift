@@ -56,9 +56,15 @@ func releaseRouterHandle(_ handle: UnsafeMutableRawPointer) {
 }
 
 /// The bytes of a C string argument (no copy); NULL is misuse.
+@inline(__always)  // every lr_router_resolve starts here; the message is made out of line
 func bytes(_ s: CString?, _ what: StaticString, _ function: StaticString) throws(RouterError) -> ByteSpan {
-    guard let s else { throw RouterError(.misuse, "\(function): \(what) is NULL") }
+    guard let s else { throw nullBytes(what, function) }
     return s.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(s)) }
+}
+
+@inline(never)
+private func nullBytes(_ what: StaticString, _ function: StaticString) -> RouterError {
+    RouterError(.misuse, "\(function): \(what) is NULL")
 }
 
 /// `length` bytes of a C argument (no NUL needed); NULL is misuse unless the length is 0. Inline (every lookup
