@@ -244,13 +244,21 @@ package struct MatchRecord {
     /// Builds the record of `r` with `extras` (in the order given; a repeated name: the last wins) in memory
     /// from `allocate(size)`, which returns nil when it cannot; nil then, and when the memory for merging is
     /// refused. Throws `.limit` for a record over 4 GiB (its offsets are u32).
+    @inline(__always)  // into the lookup: most matches take the first branch, straight to `write`
     package static func build(_ r: Resolution, extras: UnsafeBufferPointer<QueryPair>, maxNesting: Int,
                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
-        let sources = Sources(r, extras)
         // Path parameters alone (no query, no extras): the merged parameters are they, in order, with no merge.
         if r.pairs.isEmpty && extras.isEmpty {
-            return try write(r, sources: sources, merged: nil, maxNesting: maxNesting, allocate: allocate)
+            return try write(r, sources: Sources(r, extras), merged: nil, maxNesting: maxNesting, allocate: allocate)
         }
+        return try mergeAndWrite(r, extras: extras, maxNesting: maxNesting, allocate: allocate)
+    }
+
+    /// `build` of a match with query pairs or extras: merged first (SPEC §4), then written.
+    @inline(never)
+    private static func mergeAndWrite(_ r: Resolution, extras: UnsafeBufferPointer<QueryPair>, maxNesting: Int,
+                                      allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
+        let sources = Sources(r, extras)
         // The merged parameters are pairs of indexes into the sources (where the name comes from, where the
         // value comes from).
         let outcome = withTemporary((name: Int32, value: Int32).self, capacity: sources.count) { merged -> Result<UnsafeMutableRawPointer?, RouterError> in
@@ -459,12 +467,13 @@ package struct MatchRecord {
                 refs[2 &* (mergedStart &+ 2 &* k &+ 1) &+ 1] = refs[value &+ 1]
             }
         } else {
-            // The merged refs are the path parameters' refs (4 words per pair): a few words, where a memmove
-            // call costs more than the loop.
+            // The merged refs are the path parameters' refs (16 bytes per pair, just before them): a few words,
+            // where a memmove call costs more than the loop.
+            let from = UnsafeRawPointer(refs + 2 &* sourceStart), to = UnsafeMutableRawPointer(refs + 2 &* mergedStart)
             var k = 0
-            while k < 4 &* pathCount {
-                refs[2 &* mergedStart &+ k] = refs[2 &* sourceStart &+ k]
-                k &+= 1
+            while k < 16 &* pathCount {
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
+                k &+= 8
             }
         }
         if requiresCount > 0 || metaCount > 0 {
