@@ -171,14 +171,11 @@ public func lr_router_open(_ r: Handle?, _ url: CString?, _ opts: UnsafePointer<
             if o == nil || (o?.extra_count == 0 && o?.dispatch == nil && o?.timeout_ms == 0) {
                 // A plain open (the URL and at most a context): the core makes a request only if it needs one.
                 let bytes = try bytes(url, "url", f), context = o?.context
-                var value: UnsafeMutableRawPointer?, other = OpenResult.unmatched
-                if router.openPlain(bytes, rawContext: context, value: &value, other: &other, request: {
-                    plainRequest(bytes, context)
-                }) {
-                    result?.pointee = value
-                    return 0
-                }
-                return cStatus(other, result)
+                return router.openPlain(bytes, rawContext: context, request: { plainRequest(bytes, context) },
+                                        opened: { value in
+                                            result?.pointee = value
+                                            return 0
+                                        }, otherwise: { cStatus($0, result) })
             }
             return cStatus(router.openResult(try openRequest(url, opts, f, borrowingURL: true)), result)
         }

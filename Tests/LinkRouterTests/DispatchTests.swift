@@ -184,14 +184,10 @@ final class DispatchTests: XCTestCase {
         try r.add("app://c", target: "T")
         try r.handle("app://swift", target: "T") { _ in "swift" }
         func open(_ url: String) -> (direct: Bool, value: UnsafeMutableRawPointer?, other: OpenResult) {
-            var value: UnsafeMutableRawPointer?, other = OpenResult.unmatched
-            let bytes = Array(url.utf8)
-            let direct = bytes.withUnsafeBufferPointer { b in
-                r.openPlain(ByteSpan(start: b.baseAddress, count: b.count), rawContext: nil, value: &value, other: &other) {
-                    OpenRequest(url)
-                }
+            Array(url.utf8).withUnsafeBufferPointer { b in
+                r.openPlain(ByteSpan(start: b.baseAddress, count: b.count), rawContext: nil, request: { OpenRequest(url) },
+                            opened: { (true, $0, OpenResult.unmatched) }, otherwise: { (false, nil, $0) })
             }
-            return (direct, value, other)
         }
         let c = open("app://c")
         XCTAssertTrue(c.direct)

@@ -102,6 +102,7 @@ struct TargetHandlers: Sendable {
     }
 
     /// `handler(for:)`'s C function, its owner retained.
+    @inline(__always)  // into the direct open
     func cFunction(for target: ByteSpan) -> CFunctionHandler.Retained? {
         guard let i = index(of: target), case .c(let f) = entries[i].handler.body else { return nil }
         return f.retained

@@ -271,30 +271,24 @@ extension Router {
     }
 
     /// `openResult` of a plain request (no extras, executor or timeout; C's `lr_router_open` without them) given
-    /// as its URL bytes and raw context. True when the open was done directly (see `direct`): the C handler's
-    /// result is then in `value`, and no `OpenResult` was made; else the outcome is in `other`. The request
-    /// itself is made (`request()`) only when the open needs more than the direct path. (A Bool and an inout
-    /// outcome rather than an optional one: valgrind takes the optional's tag test for a use of uninitialised
-    /// memory.)
-    package func openPlain(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, value: inout UnsafeMutableRawPointer?,
-                           other: inout OpenResult, request: () -> OpenRequest) -> Bool {
+    /// as its URL bytes and raw context, handed to `opened` when the open was done directly (see `direct`: the
+    /// C handler's result, and no `OpenResult` made), else to `otherwise`. The request itself is made
+    /// (`request()`) only when the open needs more than the direct path. (Two continuations rather than an
+    /// optional `OpenResult` returned: no outcome value to make and destroy on the direct path, and valgrind
+    /// took the optional's tag test for a use of uninitialised memory.)
+    @inline(__always)  // into lr_router_open, its one caller
+    package func openPlain<R>(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, request: () -> OpenRequest,
+                              opened: (UnsafeMutableRawPointer?) -> R, otherwise: (OpenResult) -> R) -> R {
         let step = withState { state, thread in Router.direct(state, thread, url) }
-        guard case let .call(record, handler) = step else {
-            other = openOther(step, rawContext, request)
-            return false
-        }
+        guard case let .call(record, handler) = step else { return otherwise(openOther(step, rawContext, request)) }
         // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
         // the function's user data through it (a handler may remove its own route).
         let answer = handler.call(record, rawContext)
         handler.owner.release()
         MatchRecord.freeCMatch(record)
         switch answer {
-        case .success(let pointer):
-            value = pointer.raw
-            return true
-        case .failure(let error):
-            other = .failed(error)
-            return false
+        case .success(let pointer): return opened(pointer.raw)
+        case .failure(let error): return otherwise(.failed(error))
         }
     }
 
