@@ -111,7 +111,7 @@ package struct MatchRecord {
     /// name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
     package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-        return firstParam { key in key.count == length && MatchRecord.sameBytes(name, key.start, length) }
+        return firstParam { key in key.count == length && bytesEqual(name, key.start, length) }
             .flatMap { param($0).value.start }
     }
 
@@ -119,30 +119,6 @@ package struct MatchRecord {
     package static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
         let value = MatchRecord(base).paramValue(cName: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self))
         return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-    }
-
-    /// Whether the `n` bytes at `a` and at `b` are the same: names are short, so a word or two, overlapping,
-    /// rather than a loop over bytes.
-    @inline(__always)
-    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
-        guard n > 0 else { return true }
-        guard let b else { return false }
-        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-        if n >= 8 {
-            var i = 0
-            while i &+ 8 < n {
-                if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                    return false
-                }
-                i &+= 8
-            }
-            return x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-        }
-        if n >= 4 {
-            return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
-                && x.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
-        }
-        return a[0] == b[0] && a[n &>> 1] == b[n &>> 1] && a[n &- 1] == b[n &- 1]
     }
 
     /// Fixed string `f` of the record at `base`, NUL-terminated: the getters' one call into the core.

@@ -6,17 +6,23 @@
 func bytesEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
     guard n > 0 else { return true }
     guard let a, let b else { return false }
-    var i = 0
-    while i &+ 8 <= n {
-        if UnsafeRawPointer(a).loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            != UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-        i &+= 8
+    let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+    // Keys and names are short: words, the last one overlapping, and no byte loop.
+    if n >= 8 {
+        var i = 0
+        while i &+ 8 < n {
+            if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i &+= 8
+        }
+        return x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
     }
-    while i < n {
-        if a[i] != b[i] { return false }
-        i &+= 1
+    if n >= 4 {
+        return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+            && x.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
     }
-    return true
+    return a[0] == b[0] && a[n &>> 1] == b[n &>> 1] && a[n &- 1] == b[n &- 1]  // 1 to 3 bytes: all of them
 }
 
 /// Lower-cases the ASCII letters of eight bytes at once (bytes ≥ 0x80 are left alone).
