@@ -42,20 +42,26 @@ final class DispatchTable: Sendable {
 
     /// The handler for a match: the route's own, else its target's.
     func handler(for match: MatchRecord) -> Handler? {
-        if !byRoute.isEmpty, let h = byRoute[match.routeID] { return h }
-        if byTarget.isEmpty { return nil }
-        return byTarget.handler(for: match.field(.target))
+        withHandler(for: match) { $0 }
     }
 
     /// The C function that handles a match (as `handler(for:)` finds it), its owner retained; nil when there is
-    /// none or the handler is not a C function.
+    /// none or the handler is not a C function. Only the function is copied out, not the handler.
     @inline(__always)
     func cFunction(for match: MatchRecord) -> CFunctionHandler.Retained? {
-        if !byRoute.isEmpty, let h = byRoute[match.routeID] {
+        withHandler(for: match) { h in
             guard case .c(let f) = h.body else { return nil }
             return f.retained
         }
-        return byTarget.cFunction(for: match.field(.target))
+    }
+
+    /// `body` of the handler for a match, the route's own, else its target's (read in its table); nil when the
+    /// match has none.
+    @inline(__always)
+    private func withHandler<R>(for match: MatchRecord, _ body: (Handler) -> R?) -> R? {
+        if !byRoute.isEmpty, let h = byRoute[match.routeID] { return body(h) }
+        if byTarget.isEmpty { return nil }
+        return byTarget.withHandler(for: match.field(.target), body)
     }
 }
 
@@ -96,16 +102,12 @@ struct TargetHandlers: Sendable {
         }
     }
 
-    func handler(for target: ByteSpan) -> Handler? {
-        guard let i = index(of: target) else { return nil }
-        return entries[i].handler
-    }
-
-    /// `handler(for:)`'s C function, its owner retained.
+    /// `body` of `target`'s handler, read in place (a copy of the entry would retain its array and handler);
+    /// nil when it has none.
     @inline(__always)  // into the direct open
-    func cFunction(for target: ByteSpan) -> CFunctionHandler.Retained? {
-        guard let i = index(of: target), case .c(let f) = entries[i].handler.body else { return nil }
-        return f.retained
+    func withHandler<R>(for target: ByteSpan, _ body: (Handler) -> R?) -> R? {
+        guard let i = index(of: target) else { return nil }
+        return body(entries[i].handler)
     }
 
     /// Where `target`'s handler is in `entries`.
