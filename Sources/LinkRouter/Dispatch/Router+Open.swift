@@ -279,8 +279,11 @@ extension Router {
     @inline(__always)  // into lr_router_open, its one caller
     package func openPlain<R>(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, request: () -> OpenRequest,
                               opened: (UnsafeMutableRawPointer?) -> R, otherwise: (OpenResult) -> R) -> R {
-        let step = withState { state, thread in Router.direct(state, thread, url) }
-        guard case let .call(record, handler) = step else { return otherwise(openOther(step, rawContext, request)) }
+        let record: UnsafeMutableRawPointer, handler: CFunctionHandler.Retained
+        switch withState({ state, thread in Router.direct(state, thread, url) }) {
+        case let .call(r, h): (record, handler) = (r, h)
+        case let .other(rest): return otherwise(openOther(rest, rawContext, request))
+        }
         // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
         // the function's user data through it (a handler may remove its own route).
         let answer = handler.call(record, rawContext)
@@ -296,6 +299,12 @@ extension Router {
     private enum DirectStep {
         /// The match, in this thread's match block, and its C function with the function's owner retained.
         case call(UnsafeMutableRawPointer, CFunctionHandler.Retained)
+        /// Anything else, for `openOther`.
+        case other(DirectRest)
+    }
+
+    /// The opens `direct` leaves to the general path.
+    private enum DirectRest {
         /// The match, and the snapshot retained: more to do than a C call, `decide` goes on from the record.
         case matched(UnsafeMutableRawPointer, Unmanaged<RouterState>)
         /// No route, and no unmatched handler.
@@ -314,27 +323,25 @@ extension Router {
     @inline(__always)  // into openPlain's closure
     private static func direct(_ state: RouterState, _ thread: ThreadState, _ url: ByteSpan) -> DirectStep {
         let dispatch = state.dispatch
-        guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .route }
+        guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .other(.route) }
         let found: UnsafeMutableRawPointer?
         do throws(RouterError) {
             found = try state.cMatchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
         } catch {
-            return .route
+            return .other(.route)
         }
-        guard let record = found else { return dispatch.unmatched == nil ? .unmatched : .route }
+        guard let record = found else { return .other(dispatch.unmatched == nil ? .unmatched : .route) }
         let r = MatchRecord(record)
         if r.requiresCount == 0, let call = dispatch.cFunction(for: r) { return .call(record, call) }
-        return .matched(record, .passRetained(state))
+        return .other(.matched(record, .passRetained(state)))
     }
 
     /// The rest of `openPlain`, out of its line: `decide` goes on from a match, or `route` from the start.
     @inline(never)
-    private func openOther(_ step: DirectStep, _ rawContext: UnsafeMutableRawPointer?,
+    private func openOther(_ rest: DirectRest, _ rawContext: UnsafeMutableRawPointer?,
                            _ request: () -> OpenRequest) -> OpenResult {
         var match: Match?
-        switch step {
-        case .call:  // never: openPlain makes the call
-            return .unmatched
+        switch rest {
         case .unmatched:
             return .unmatched
         case let .matched(record, retained):
