@@ -292,6 +292,14 @@ struct TrieWalk {
         return blob
     }
 
+    /// Takes `c` as the next captured value; `percent`: the element holds a `%` (values are decoded only then).
+    @inline(__always)
+    func capture(_ c: Capture, percent: Bool, _ w: inout WalkState) {
+        captures[w.captureCount] = c
+        w.captureCount &+= 1
+        w.capturesMayHavePercent = w.capturesMayHavePercent || percent
+    }
+
     /// The first choice at every level: literal, else `:param`, else `*`. A route reached this way is the
     /// answer of the full search; -1 means "search", with the captures cleared.
     /// The host's level is taken before the loop, so that the loop's steps are specialized for path segments
@@ -340,16 +348,12 @@ struct TrieWalk {
             if c >= 0 { return c }
         }
         if n.paramChild >= 0 {
-            captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e))
-            w.captureCount &+= 1
-            w.capturesMayHavePercent = w.capturesMayHavePercent || percent
+            capture(Capture(start: Int32(truncatingIfNeeded: s), end: Int32(truncatingIfNeeded: e)), percent: percent, &w)
             return n.paramChild
         }
         if n.paramChild < -1 {  // typed or in-segment parameters: the first that accepts the element
             if let found = special(from: n.specialHead, s, e, hasPercent: percent, fold: host, &scratch) {
-                captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
-                w.captureCount &+= 1
-                w.capturesMayHavePercent = w.capturesMayHavePercent || percent
+                capture(Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end)), percent: percent, &w)
                 return found.child
             }
         }
@@ -437,17 +441,14 @@ struct TrieWalk {
             case .param:
                 frames[i].step = .catchAll
                 if n.paramChild >= 0 {
-                    captures[w.captureCount] = Capture(start: elements[i].rawStart, end: elements[i].rawEnd)
-                    w.captureCount &+= 1
-                    w.capturesMayHavePercent = w.capturesMayHavePercent || elements[i].hasPercent
+                    capture(Capture(start: elements[i].rawStart, end: elements[i].rawEnd), percent: elements[i].hasPercent, &w)
                     frames[i].step = .paramDone
                     child = n.paramChild
                 } else if frames[i].special >= 0 {  // the next special edge that accepts the element
                     if let found = special(from: frames[i].special, Int(elements[i].rawStart), Int(elements[i].rawEnd),
                                            hasPercent: elements[i].hasPercent, fold: i == 0 && hostFirst, &scratch) {
-                        captures[w.captureCount] = Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end))
-                        w.captureCount &+= 1
-                        w.capturesMayHavePercent = w.capturesMayHavePercent || elements[i].hasPercent
+                        capture(Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end)),
+                                percent: elements[i].hasPercent, &w)
                         frames[i].special = found.next
                         frames[i].step = .specialDone
                         child = found.child
