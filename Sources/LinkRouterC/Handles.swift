@@ -376,12 +376,8 @@ func cOutcome(_ result: OpenResult) -> (Int32, UnsafeMutableRawPointer?, String)
 }
 
 /// `lr_router_open`'s status for an outcome: its value through `out`, a failure's message as the thread's last
-/// error. A C handler's pointer is the common case, and makes no message.
+/// error.
 func cStatus(_ result: OpenResult, _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 {
-    if case .pointer(let value) = result {
-        out?.pointee = value.raw
-        return 0
-    }
     let (status, value, why) = cOutcome(result)
     if status < 0 {
         ThreadState.with { $0.setError(why) }
