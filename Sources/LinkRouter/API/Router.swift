@@ -219,7 +219,7 @@ public final class Router: Sendable {
     }
 
     /// Resolves `url` (UTF-8 bytes, validated here) into a match record, with `extras` in the order given: the
-    /// C ABI's `lr_match`, freed with `ThreadState.recycleMatchBlock`. nil for no match. The block is this
+    /// C ABI's `lr_match`, freed with `MatchRecord.freeCMatch`. nil for no match. The block is this
     /// thread's spare one when it is big enough (see `ThreadState`), else malloc's.
     package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> UnsafeMutableRawPointer? {
         try withState { state, thread -> Result<UnsafeMutableRawPointer?, RouterError> in
