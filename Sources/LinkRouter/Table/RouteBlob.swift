@@ -63,12 +63,12 @@ package struct RouteBlob: @unchecked Sendable {
     }
     /// The route's name, nil when it has none.
     package var name: ByteSpan? {
-        guard flags & RouteBlob.nameFlag != 0 else { return nil }
+        guard hasName else { return nil }
         return ByteSpan(start: strings + patternLength + targetLength + 2, count: nameLength)
     }
     /// The route's meta as one JSON object with sorted keys, nil when it has none.
     package var metadata: ByteSpan? {
-        guard flags & RouteBlob.metadataFlag != 0 else { return nil }
+        guard hasMetadata else { return nil }
         return ByteSpan(start: strings + patternLength + targetLength + nameLength + 3, count: metadataLength)
     }
 
