@@ -778,12 +778,14 @@ static int add_extra(PyObject *params, PyObject *extra) {  /* params.update(extr
     return r ? 0 : -1;
 }
 
-/* The rest of a Match once its values are in: params, extra, then the GC may see it. Steals m. */
+/* The rest of a Match once its values are in: params (made here, unless a kept dict was filled already), extra,
+   then the GC may see it. Steals m. */
 static PyObject *match_finish(MatchObject *m, PyObject *names, PyObject *router, const lr_param_ref *query,
                               size_t query_count, PyObject *extra) {
-    m->params = params_new(router, names, m->values, (size_t)Py_SIZE(m), query, query_count);
+    if (!m->params)  /* (else a kept dict, filled already) */
+        m->params = params_new(router, names, m->values, (size_t)Py_SIZE(m), query, query_count);
     if (m->params && query_count == 0)  /* (a query may have made it through nested(): unknown then) */
-        m->params_version = DICT_VERSION(m->params);
+        m->params_version = DICT_VERSION(m->params);  /* (before extra, which may put other objects in) */
     if (!m->params || add_extra(m->params, extra) < 0) {
         Py_DECREF(m);
         return NULL;
@@ -926,7 +928,7 @@ static PyObject *match_from_result(RouterCore *self, const RouteSlot *slot, cons
     if (query_count == 0 && path_count <= KEYED_MAX_VALUES)
         params = keyed_take(m->keyed = keyed_slot(names), names, old);
     if (params) {  /* a kept dict with these keys: its values are replaced, or rewritten in place */
-        m->params = params;  /* (freed with m on failure) */
+        m->params = params;  /* (freed with m on failure; match_finish keeps it) */
         for (size_t i = 0; i < path_count; i++) {
             if (rewrite_in_place(old[i], refs[i].value, refs[i].value_len))
                 m->values[i] = Py_NewRef(old[i]);
@@ -934,15 +936,11 @@ static PyObject *match_from_result(RouterCore *self, const RouteSlot *slot, cons
                      || PyDict_SetItem(params, PyTuple_GET_ITEM(names, i), m->values[i]) < 0)
                 goto fail;
         }
-        m->params_version = DICT_VERSION(params);  /* (before extra, which may put other objects in) */
-        if (add_extra(params, extra) < 0)
-            goto fail;
-        PyObject_GC_Track(m);
-        return (PyObject *)m;
+    } else {
+        for (size_t i = 0; i < path_count; i++)
+            if (!(m->values[i] = decode(refs[i].value, refs[i].value_len)))
+                goto fail;
     }
-    for (size_t i = 0; i < path_count; i++)
-        if (!(m->values[i] = decode(refs[i].value, refs[i].value_len)))
-            goto fail;
     return match_finish(m, names, (PyObject *)self, refs + path_count, query_count, extra);
 fail:
     Py_DECREF(m);
