@@ -13,7 +13,46 @@ import Musl
 public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: Int, _ res: UnsafeMutablePointer<lr_result>?,
                                    _ params: UnsafeMutablePointer<lr_param_ref>?, _ paramsCap: Int,
                                    _ scratch: UnsafeMutablePointer<CChar>?, _ scratchCap: Int) -> Int32 {
-    guarded { () throws(RouterError) in
+    // The quick lane first (RouterState.quickFlat), for arguments that are plainly right: it answers most lookups
+    // with none of the general path's set-up. Whatever it does not answer, errors included, takes the general
+    // path below, which words them.
+    if let r, let res, let url, urlLength >= 0, paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride,
+       scratchCap >= 0, let pairs = try? paramPairs(params, "lr_router_resolve_into") {
+        let outcome = withUnsafeTemporaryAllocation(of: FlatMatch.self, capacity: 1) { found -> Int32 in
+            guard let found = found.baseAddress else { return -1 }
+            let quick = Unmanaged<Router>.fromOpaque(r)._withUnsafeGuaranteedRef {
+                $0.quickFlat(url, urlLength, scratch: scratch, scratchCapacity: scratchCap, params: pairs,
+                             capacity: paramsCap, into: found)
+            }
+            switch quick {
+            case .matched:
+                let m = found.pointee
+                res.pointee = lr_result(target: cString(m.target), target_len: m.target.count,
+                                        pattern: cString(m.pattern), pattern_len: m.pattern.count,
+                                        routed: cString(m.routed), routed_len: m.routed.count,
+                                        route_id: UInt32(truncatingIfNeeded: m.sequence), rewritten: 0,
+                                        path_param_count: m.pathCount, param_count: m.count,
+                                        needed_params: 0, needed_scratch: 0)
+                return 0
+            case .noMatch:
+                res.pointee = lr_result()
+                return 1
+            case .general:
+                return -1
+            }
+        }
+        if outcome >= 0 { return outcome }
+    }
+    return resolveIntoGeneral(r, url, urlLength, res, params, paramsCap, scratch, scratchCap)
+}
+
+/// The general path of `lr_router_resolve_into`, out of line: its error handling would otherwise widen the
+/// quick lane's frame (more registers saved and restored on every lookup).
+@inline(never)
+private func resolveIntoGeneral(_ r: Handle?, _ url: CString?, _ urlLength: Int, _ res: UnsafeMutablePointer<lr_result>?,
+                                _ params: UnsafeMutablePointer<lr_param_ref>?, _ paramsCap: Int,
+                                _ scratch: UnsafeMutablePointer<CChar>?, _ scratchCap: Int) -> Int32 {
+    return guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_resolve_into"
         return try withRouter(r, f) { router throws(RouterError) -> Int32 in
             guard let res else { throw RouterError(.misuse, "\(f): res is NULL") }

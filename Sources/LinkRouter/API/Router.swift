@@ -222,7 +222,14 @@ public final class Router: Sendable {
     /// C ABI's `lr_match`, freed with `MatchRecord.freeCMatch`. nil for no match. The block is this
     /// thread's spare one when it is big enough (see `ThreadState`), else malloc's.
     package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> UnsafeMutableRawPointer? {
-        try withState { state, thread -> Result<UnsafeMutableRawPointer?, RouterError> in
+        // The quick lane first, whose outcome is a plain value; the general path (a Result through the closure)
+        // for the rest, on the snapshot current then.
+        switch withState({ state, thread in state.quickCMatchRecord(url, extras: extras, thread: thread) }) {
+        case .matched(let m): return m
+        case .noMatch: return nil
+        case .general: break
+        }
+        return try withState { state, thread -> Result<UnsafeMutableRawPointer?, RouterError> in
             do throws(RouterError) {
                 return .success(try state.cMatchRecord(url, extras: extras, thread: thread))
             } catch {
@@ -311,6 +318,20 @@ public final class Router: Sendable {
     package func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int, into found: inout FlatMatch) -> FlatOutcome {
         withState { state in state.resolveFlat(url, scratch: &scratch, params: params, capacity: capacity, into: &found) }
+    }
+
+    /// The quick lane of `resolveFlat` (`RouterState.quickFlat`) on the current snapshot; `.general` sends the
+    /// caller to `resolveFlat`. Its outcome holds no error, so it leaves the snapshot closure as a plain value.
+    /// Raw arguments, and `found` written only when matched: from the C ABI's module every initializer of the
+    /// core's types is a call, so the spans and the writer are made here.
+    package func quickFlat(_ url: UnsafeRawPointer, _ count: Int, scratch: UnsafeMutableRawPointer?, scratchCapacity: Int,
+                           params: UnsafeMutablePointer<QueryPair>?, capacity: Int,
+                           into found: UnsafeMutablePointer<FlatMatch>) -> QuickMatch {
+        let span = ByteSpan(start: url.assumingMemoryBound(to: UInt8.self), count: count)
+        var writer = ByteWriter(base: scratch?.assumingMemoryBound(to: UInt8.self), capacity: scratchCapacity)
+        return withState { state in
+            state.quickFlat(span, scratch: &writer, params: params, capacity: capacity, into: found)
+        }
     }
 
     /// The packed lookup (`RouterState.resolvePacked`) on the current snapshot.

@@ -325,10 +325,16 @@ extension Router {
         let dispatch = state.dispatch
         guard dispatch.log.isOff, dispatch.globalGuards.isEmpty else { return .other(.route) }
         let found: UnsafeMutableRawPointer?
-        do throws(RouterError) {
-            found = try state.cMatchRecord(url, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
-        } catch {
-            return .other(.route)
+        let noExtras = UnsafeBufferPointer<QueryPair>(start: nil, count: 0)
+        switch state.quickCMatchRecord(url, extras: noExtras, thread: thread) {
+        case .matched(let m): found = m
+        case .noMatch: found = nil
+        case .general:
+            do throws(RouterError) {
+                found = try state.cMatchRecord(url, extras: noExtras, thread: thread)
+            } catch {
+                return .other(.route)
+            }
         }
         guard let record = found else { return .other(dispatch.unmatched == nil ? .unmatched : .route) }
         let r = MatchRecord(record)

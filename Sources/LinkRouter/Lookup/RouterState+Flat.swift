@@ -19,7 +19,7 @@ package enum FlatOutcome {
 /// query pairs that no path parameter takes, in order.
 /// The route's target, pattern and id are read here, in the core, where the route's accessors inline (from the
 /// C ABI's module each is a call).
-package struct FlatMatch {
+package struct FlatMatch: BitwiseCopyable {
     package var target = ByteSpan(start: nil, count: 0)
     package var pattern = ByteSpan(start: nil, count: 0)
     package var sequence = 0
@@ -29,6 +29,11 @@ package struct FlatMatch {
     package var count = 0
 
     package init() {}
+
+    init(target: ByteSpan, pattern: ByteSpan, sequence: Int, routed: ByteSpan, rewritten: Bool, pathCount: Int, count: Int) {
+        (self.target, self.pattern, self.sequence, self.routed) = (target, pattern, sequence, routed)
+        (self.rewritten, self.pathCount, self.count) = (rewritten, pathCount, count)
+    }
 }
 
 extension RouterState {

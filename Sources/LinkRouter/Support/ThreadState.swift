@@ -59,6 +59,14 @@ package final class ThreadState {
         free(spareMatch)
     }
 
+    /// `takeMatchBlock`, its capacity stored at `capacity`: the allocator `cMatchRecord` passes on.
+    @inline(__always)
+    package func takeMatchBlock(_ size: Int, capacity: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
+        guard let (block, bytes) = takeMatchBlock(size) else { return nil }
+        capacity.pointee = bytes
+        return block
+    }
+
     /// A block of at least `size` bytes for a C match and its capacity: this state's spare when it is big
     /// enough, else malloc's (nil when malloc fails).
     @inline(__always)

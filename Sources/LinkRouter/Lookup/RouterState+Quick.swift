@@ -1,0 +1,107 @@
+/// The quick lane: the lookup most URLs take, without the general pipeline's set-up.
+///
+/// A table with no rewrite rules and routes no deeper than 15 levels, a URL that is absolute, ASCII, without a
+/// query and within the limits: such a lookup is a scan and a walk, with a few bound checks. The lane answers
+/// exactly what `resolve` answers for it; anything else (a rule, a query, a refusal, too little room) it hands
+/// back as `.general`, and the caller runs the general pipeline, which also words every error.
+
+/// What the quick lane found. Trivial values only, so that it passes up through the snapshot closure for free.
+package enum QuickMatch {
+    case matched(RouteBlob)
+    case noMatch
+    /// Not a case for the lane: run the general pipeline.
+    case general
+}
+
+/// What `quickRecord` made: the match record, no match, or "run the general pipeline".
+package enum QuickRecord {
+    case matched(UnsafeMutableRawPointer)
+    case noMatch
+    case general
+}
+
+extension RouterState {
+    /// Room for the values of a quick lookup: tables whose routes have fewer parameters (catch-all included)
+    /// take the lane. A constant, so that the values are a fixed slot in the caller's frame.
+    @inline(__always) static var quickValues: Int { 16 }
+
+    /// `resolve` (without the query) in the lane's conditions, else `.general`. `values` has room for
+    /// `quickValues`; `scratch` takes decoded bytes (the lane asks for the room `resolve` asks for).
+    @inline(__always)
+    package func quickMatch(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
+                            values: UnsafeMutablePointer<ByteSpan>) -> QuickMatch {
+        // In order: the URL's length is checked before the scratch room is sized from it (wrapping: at most
+        // 2^30 bytes).
+        guard rewrites.isEmpty, table.maxParams < RouterState.quickValues, table.maxDepth < 16,
+              url.count <= limits.maxURLLength, scratch.capacity &- scratch.count >= 8 &* url.count &+ 64,
+              parts.scan(url, requireScheme: true), parts.isASCII, !parts.hasQuery,
+              // `checkSegments`'s bound (host counted), without its count: past it, the general path counts.
+              (parts.pathEnd &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments else { return .general }
+        do throws(RouterError) {
+            guard let blob = try table.match(url, &parts, scratch: &scratch, values: values) else {
+                return scratch.overflowed ? .general : .noMatch
+            }
+            return scratch.overflowed ? .general : .matched(blob)
+        } catch {
+            return .general  // only for deep tables, which the guard keeps out
+        }
+    }
+
+    /// `resolveFlat` in the quick lane: `.matched` with `found` set and `params[0 ..< found.count]` filled (the
+    /// path parameters: the lane's URLs have no query), `.noMatch`, or `.general` with nothing written but
+    /// scratch. `found` may be uninitialized memory: it is initialized when matched, and only then.
+    @inline(__always)
+    package func quickFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
+                           capacity: Int, into found: UnsafeMutablePointer<FlatMatch>) -> QuickMatch {
+        withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: RouterState.quickValues) { buffer -> QuickMatch in
+            guard let values = buffer.baseAddress else { return .general }
+            var parts = URLParts()
+            switch quickMatch(url, &parts, scratch: &scratch, values: values) {
+            case .general: return .general
+            case .noMatch: return .noMatch
+            case .matched(let blob):
+                let pathCount = blob.paramCount
+                // Too little room: the general path says how much is needed.
+                guard let params, capacity >= pathCount else { return .general }
+                for i in 0..<pathCount {
+                    params[i] = QueryPair(key: blob.paramName(i), value: values[i])
+                }
+                found.initialize(to: FlatMatch(target: blob.target, pattern: blob.pattern, sequence: blob.sequence,
+                                               routed: url, rewritten: false, pathCount: pathCount, count: pathCount))
+                return .matched(blob)
+            }
+        }
+    }
+
+    /// Scratch for the quick lane of `matchRecord`: a fixed block on the stack, enough for URLs of up to 120
+    /// bytes (8 × 120 + 64); longer ones take the general path. (A temporary allocation of more than 1 KiB
+    /// costs a runtime check of the stack's room, so values and scratch are two blocks.)
+    @inline(__always) static var quickScratch: Int { 1024 }
+
+    /// `matchRecord` in the quick lane, its working memory on the stack: `.general` when the lane does not apply
+    /// or the record cannot be made (the general path then says why).
+    @inline(__always)
+    package func quickRecord(_ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
+                             allocate: (Int) -> UnsafeMutableRawPointer?) -> QuickRecord {
+        withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: RouterState.quickValues) { valueBuffer -> QuickRecord in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RouterState.quickScratch) { scratchBuffer -> QuickRecord in
+                guard let values = valueBuffer.baseAddress, let scratchBase = scratchBuffer.baseAddress else { return .general }
+                var scratch = ByteWriter(base: scratchBase, capacity: RouterState.quickScratch)
+                var parts = URLParts()
+                switch quickMatch(url, &parts, scratch: &scratch, values: values) {
+                case .general: return .general
+                case .noMatch: return .noMatch
+                case .matched(let blob):
+                    do throws(RouterError) {
+                        let resolution = Resolution(blob, url, parts, values: values)
+                        guard let block = try MatchRecord.build(resolution, extras: extras, maxNesting: limits.maxNestingDepth,
+                                                                allocate: allocate) else { return .general }
+                        return .matched(block)
+                    } catch {
+                        return .general
+                    }
+                }
+            }
+        }
+    }
+}
