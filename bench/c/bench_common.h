@@ -45,6 +45,7 @@ typedef struct {
     char *pattern;          /* full pattern, e.g. gh://get/repos/:owner/:repo */
     char *pattern_path;     /* pattern without "scheme://": get/repos/:owner/:repo */
     char *url;              /* full URL, e.g. gh://get/repos/octocat/Hello-World */
+    size_t url_len;         /* its length, known before timing (as a Go string's, or r3's url_path_len) */
     char *url_path;         /* "/" + URL without "scheme://": /get/repos/octocat/Hello-World */
     size_t url_path_len;
     int nparams;
@@ -134,6 +135,7 @@ BENCH_API int bench_dataset_load(const char *name, bench_dataset *ds) {
         r->id = atoi(cols[0]);
         r->pattern = strdup(cols[1]);
         r->url = strdup(cols[2]);
+        r->url_len = strlen(cols[2]);
         const char *pp = strstr(r->pattern, "://");
         r->pattern_path = strdup(pp ? pp + 3 : r->pattern);
         const char *up = strstr(r->url, "://");

@@ -7,7 +7,8 @@
  *
  * Rows, lang "c", each on every dataset, each lookup on the whole URL:
  *   - "linkrouter/resolve_into": lr_router_resolve_into (the zero-allocation call), the target and every
- *     parameter value read (pointer and length, first byte touched);
+ *     parameter value read (pointer and length, first byte touched); the URL's length is known before timing,
+ *     as Go's strings carry theirs;
  *   - "linkrouter/resolve": the README's first example, what a new user writes: lr_router_resolve +
  *     lr_match_target + lr_match_get of every parameter by name + lr_match_free;
  *   - "linkrouter/open" (GitHub set): lr_router_open of the URL, whose route's target has a synchronous handler
@@ -43,7 +44,7 @@ static uint64_t into_pass(void *vctx, const size_t *order, size_t n) {
     uint64_t acc = 0;
     for (size_t i = 0; i < n; i++) {
         const bench_row *r = &rows[order[i]];
-        if (lr_router_resolve_into(c->router, r->url, strlen(r->url), &res, params, MAX_PARAMS, c->scratch,
+        if (lr_router_resolve_into(c->router, r->url, r->url_len, &res, params, MAX_PARAMS, c->scratch,
                                    sizeof c->scratch) == LR_OK) {
             acc += res.target_len + res.route_id;
             for (size_t k = 0; k < res.param_count; k++)
