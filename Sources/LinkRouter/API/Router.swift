@@ -280,6 +280,18 @@ public final class Router: Sendable {
                         withTemporary(QueryPair.self, capacity: capacity) { pairs -> ResolveAttempt<Void> in
                             var writer = ByteWriter(base: scratch, capacity: scratchSize)
                             var found = FlatMatch()
+                            // The quick lane first; what it hands back starts again, in fresh scratch.
+                            switch state.quickFlat(span, scratch: &writer, params: pairs, capacity: capacity, into: &found) {
+                            case .matched(let blob):
+                                body(MatchView(blob: blob, routed: found.routed,
+                                               pairs: UnsafeBufferPointer(start: pairs, count: found.count),
+                                               pathCount: found.pathCount))
+                                return .done(())
+                            case .noMatch:
+                                return .done(())
+                            case .general:
+                                writer = ByteWriter(base: scratch, capacity: scratchSize)
+                            }
                             switch state.resolveFlat(span, scratch: &writer, params: pairs, capacity: capacity, into: &found) {
                             case .failed(let error):
                                 return .failed(error)

@@ -47,6 +47,13 @@ extension RouterState {
         }
     }
 
+    /// `quickFlat` into a `FlatMatch` variable.
+    @inline(__always)
+    package func quickFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
+                           capacity: Int, into found: inout FlatMatch) -> QuickMatch {
+        withUnsafeMutablePointer(to: &found) { quickFlat(url, scratch: &scratch, params: params, capacity: capacity, into: $0) }
+    }
+
     /// `resolveFlat` in the quick lane: `.matched` with `found` set and `params[0 ..< found.count]` filled (the
     /// path parameters: the lane's URLs have no query), `.noMatch`, or `.general` with nothing written but
     /// scratch. `found` may be uninitialized memory: it is initialized when matched, and only then.
