@@ -17,7 +17,8 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
     // with none of the general path's set-up. Whatever it does not answer, errors included, takes the general
     // path below, which words them.
     if let r, let res, let url, urlLength >= 0, paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride,
-       scratchCap >= 0, let pairs = try? paramPairs(params, "lr_router_resolve_into") {
+       scratchCap >= 0, pairLayoutMatches {
+        let pairs = params.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: QueryPair.self) }
         let outcome = withUnsafeTemporaryAllocation(of: FlatMatch.self, capacity: 1) { found -> Int32 in
             guard let found = found.baseAddress else { return -1 }
             let quick = Unmanaged<Router>.fromOpaque(r)._withUnsafeGuaranteedRef {

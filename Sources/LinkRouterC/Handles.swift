@@ -95,12 +95,17 @@ func cString(_ span: ByteSpan) -> CString {
 func paramPairs(_ params: UnsafeMutablePointer<lr_param_ref>?, _ function: StaticString) throws(RouterError)
     -> UnsafeMutablePointer<QueryPair>? {
     guard let params else { return nil }
-    guard MemoryLayout<QueryPair>.size == MemoryLayout<lr_param_ref>.size,
-          MemoryLayout<QueryPair>.stride == MemoryLayout<lr_param_ref>.stride,
-          MemoryLayout<QueryPair>.offset(of: \QueryPair.value) == MemoryLayout<lr_param_ref>.offset(of: \lr_param_ref.value),
-          MemoryLayout<ByteSpan>.offset(of: \ByteSpan.count) == MemoryLayout<lr_param_ref>.offset(of: \lr_param_ref.name_len)
-    else { throw RouterError(.misuse, "\(function): lr_param_ref layout differs from this build's") }
+    guard pairLayoutMatches else { throw RouterError(.misuse, "\(function): lr_param_ref layout differs from this build's") }
     return UnsafeMutableRawPointer(params).assumingMemoryBound(to: QueryPair.self)
+}
+
+/// Whether `lr_param_ref` and `QueryPair` have the same layout (constants: the check folds away).
+@inline(__always)
+var pairLayoutMatches: Bool {
+    MemoryLayout<QueryPair>.size == MemoryLayout<lr_param_ref>.size
+        && MemoryLayout<QueryPair>.stride == MemoryLayout<lr_param_ref>.stride
+        && MemoryLayout<QueryPair>.offset(of: \QueryPair.value) == MemoryLayout<lr_param_ref>.offset(of: \lr_param_ref.value)
+        && MemoryLayout<ByteSpan>.offset(of: \ByteSpan.count) == MemoryLayout<lr_param_ref>.offset(of: \lr_param_ref.name_len)
 }
 
 /// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL, and a string longer than
