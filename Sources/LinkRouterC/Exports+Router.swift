@@ -101,7 +101,24 @@ public func lr_router_can_route(_ r: Handle?, _ url: CString?) -> Int32 {
 
 @c(lr_router_resolve)
 public func lr_router_resolve(_ r: Handle?, _ url: CString?, _ out: MatchOut?) -> Int32 {
-    resolve(r, url, nil, nil, 0, out, "lr_router_resolve")
+    // The quick lane first (Router.quickRecord), for arguments that are plainly right; the rest, errors included,
+    // takes the general path, which words them.
+    if let r, let url, let out {
+        let span = url.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(url)) }
+        let noExtras = UnsafeBufferPointer<QueryPair>(start: nil, count: 0)
+        switch Unmanaged<Router>.fromOpaque(r)._withUnsafeGuaranteedRef({ $0.quickRecord(bytes: span, extras: noExtras) }) {
+        case .matched(let m):
+            out.pointee = m
+            return 0
+        case .noMatch:
+            out.pointee = nil
+            return 1
+        case .general:
+            break
+        }
+        return resolve(r, url, nil, nil, 0, out, "lr_router_resolve", quick: false)
+    }
+    return resolve(r, url, nil, nil, 0, out, "lr_router_resolve")
 }
 
 @c(lr_router_resolve_with)
@@ -111,8 +128,11 @@ public func lr_router_resolve_with(_ r: Handle?, _ url: CString?, _ names: Unsaf
 }
 
 /// lr_router_resolve and lr_router_resolve_with, each reporting under its own name.
+/// `quick: false` when the caller has tried the quick lane already. Out of line: its error handling would widen
+/// the callers' frames.
+@inline(never)
 private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CString?>?, _ values: UnsafePointer<CString?>?,
-                     _ n: UInt, _ out: MatchOut?, _ f: StaticString) -> Int32 {
+                     _ n: UInt, _ out: MatchOut?, _ f: StaticString, quick: Bool = true) -> Int32 {
     out?.pointee = nil
     return guarded { () throws(RouterError) in
         guard let out else { throw RouterError(.misuse, "\(f): out is NULL") }
@@ -121,7 +141,7 @@ private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CStri
         return try withRouter(r, f) { router throws(RouterError) in
             try withPairs(names, values, n, f) { extras throws(RouterError) in
                 // The block is the thread's spare one when lr_match_free left one big enough (ThreadState).
-                guard let m = try router.resolveRecord(bytes: url, extras: extras) else { return 1 }
+                guard let m = try router.resolveRecord(bytes: url, extras: extras, quick: quick) else { return 1 }
                 out.pointee = m
                 return 0
             }

@@ -221,13 +221,17 @@ public final class Router: Sendable {
     /// Resolves `url` (UTF-8 bytes, validated here) into a match record, with `extras` in the order given: the
     /// C ABI's `lr_match`, freed with `MatchRecord.freeCMatch`. nil for no match. The block is this
     /// thread's spare one when it is big enough (see `ThreadState`), else malloc's.
-    package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) throws(RouterError) -> UnsafeMutableRawPointer? {
+    /// `quick: false` when the caller has tried `quickRecord` already.
+    package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
+                               quick: Bool = true) throws(RouterError) -> UnsafeMutableRawPointer? {
         // The quick lane first, whose outcome is a plain value; the general path (a Result through the closure)
         // for the rest, on the snapshot current then.
-        switch withState({ state, thread in state.quickCMatchRecord(url, extras: extras, thread: thread) }) {
-        case .matched(let m): return m
-        case .noMatch: return nil
-        case .general: break
+        if quick {
+            switch quickRecord(bytes: url, extras: extras) {
+            case .matched(let m): return m
+            case .noMatch: return nil
+            case .general: break
+            }
         }
         return try withState { state, thread -> Result<UnsafeMutableRawPointer?, RouterError> in
             do throws(RouterError) {
@@ -236,6 +240,12 @@ public final class Router: Sendable {
                 return .failure(error)
             }
         }.get()
+    }
+
+    /// The quick lane of `resolveRecord` (`RouterState.quickCMatchRecord`); `.general` sends the caller to
+    /// `resolveRecord(quick: false)`.
+    package func quickRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) -> QuickRecord {
+        withState { state, thread in state.quickCMatchRecord(url, extras: extras, thread: thread) }
     }
 
     /// Resolves `url` without allocating and calls `body` with a view of the match; nil when nothing matches
