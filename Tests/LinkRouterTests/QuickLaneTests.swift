@@ -9,29 +9,32 @@ final class QuickLaneTests: XCTestCase {
         "app://img/{name}.png", "https://www.example.com/p/:id", "app://host:8080/port", "*://any/:thing", "app://sp/a%2Fb",
     ]
 
-    /// (url, whether the lane answers it)
-    static let cases: [(String, Bool, UInt)] = [
-        ("app://user/42", true, #line),
-        ("app://user/me", true, #line),
-        ("app://user/42/posts", true, #line),
-        ("APP://USER/42", true, #line),
-        ("app://user/4%32", true, #line),  // a value decoded into scratch
-        ("app://sp/a%2Fb", true, #line),
-        ("app://files/a//b/", true, #line),  // a catch-all joined into scratch
-        ("app://files", true, #line),
-        ("app://n/12", true, #line),
-        ("app://n/x", true, #line),
-        ("app://img/cat.png", true, #line),
-        ("https://WWW.example.com/p/7#top", true, #line),
-        ("app://host:8080/port", true, #line),
-        ("ftp://any/x", true, #line),
-        ("app://nope/1", true, #line),  // no match: answered too
-        ("app:user/42", true, #line),
-        ("app://user/42?tab=1", false, #line),  // a query
-        ("app://user/42?", false, #line),
-        ("app://user/é", false, #line),  // not ASCII
-        ("user/42", false, #line),  // not absolute
-        ("", false, #line),
+    /// (url, whether the flat lane answers it, whether the record lane does)
+    static let cases: [(String, Bool, Bool, UInt)] = [
+        ("app://user/42", true, true, #line),
+        ("app://user/me", true, true, #line),
+        ("app://user/42/posts", true, true, #line),
+        ("APP://USER/42", true, true, #line),
+        ("app://user/4%32", true, true, #line),  // a value decoded into scratch
+        ("app://sp/a%2Fb", true, true, #line),
+        ("app://files/a//b/", true, true, #line),  // a catch-all joined into scratch
+        ("app://files", true, true, #line),
+        ("app://n/12", true, true, #line),
+        ("app://n/x", true, true, #line),
+        ("app://img/cat.png", true, true, #line),
+        ("https://WWW.example.com/p/7#top", true, true, #line),
+        ("app://host:8080/port", true, true, #line),
+        ("ftp://any/x", true, true, #line),
+        ("app://nope/1", true, true, #line),  // no match: answered too
+        ("app:user/42", true, true, #line),
+        ("app://user/42?tab=1", true, false, #line),  // a query: the flat lane parses it, records leave it
+        ("app://user/42?id=7&tab=a%20b&&x", true, false, #line),  // a path name wins; decoded; empty pairs
+        ("app://user/42?", true, false, #line),
+        ("app://nope/1?a=b", true, false, #line),
+        ("app://user/é", false, false, #line),  // not ASCII
+        ("app://user/42?q=é", false, false, #line),
+        ("user/42", false, false, #line),  // not absolute
+        ("", false, false, #line),
     ]
 
     /// One flat lookup through the lane and through the general path, each in its own caller memory.
@@ -78,7 +81,7 @@ final class QuickLaneTests: XCTestCase {
 
     func testLaneAnswersAsTheGeneralPath() throws {
         let r = try router()
-        for (url, answers, line) in Self.cases {
+        for (url, answers, _, line) in Self.cases {
             try url.withSpan { span in
                 r.withState { state in
                     let quick = Self.flat(state, span, quick: true), general = Self.flat(state, span, quick: false)
@@ -97,7 +100,7 @@ final class QuickLaneTests: XCTestCase {
     /// short (the general path then says what is needed).
     func testLaneHandsBack() throws {
         let plain = try router(), rewriting = try router(rewrite: true)
-        for (url, answers, line) in Self.cases where answers {
+        for (url, answers, _, line) in Self.cases where answers {
             try url.withSpan { span in
                 rewriting.withState { state in
                     XCTAssertEqual(Self.flat(state, span, quick: true).outcome, "general", url, line: line)
@@ -139,7 +142,7 @@ final class QuickLaneTests: XCTestCase {
     func testRecordLaneWritesTheGeneralRecord() throws {
         let r = try router()
         try r.add("app://meta/:id", target: "T", name: "meta", requires: ["login"], meta: ["k": "v"])
-        for (url, answers, line) in Self.cases + [("app://meta/9", true, #line)] {
+        for (url, _, answers, line) in Self.cases + [("app://meta/9", true, true, #line)] {
             try url.withSpan { span in
                 r.withState { state, thread in
                     let quick = state.quickCMatchRecord(span, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)

@@ -71,24 +71,8 @@ extension RouterState {
             guard let params, capacity >= pathCount &+ pairCount else {  // both bounded by the limits
                 return .needsMemory(scratch: memory.scratch.count, params: pathCount &+ pairCount)
             }
-            for i in 0..<pathCount {
-                params[i] = QueryPair(key: blob.paramName(i), value: values[i])
-            }
-            var count = pathCount
-            if pairCount > 0 {  // most URLs have no query: no call then
-                let query = memory.parts.query(in: memory.routed)
-                let parsed = Query.parse(query, scratch: &memory.scratch, into: params + pathCount, capacity: pairCount)
-                // Drop the query pairs whose key a path parameter takes (a query never overrides a path parameter).
-                for k in pathCount..<(pathCount &+ parsed) {
-                    let key = params[k].key
-                    var taken = false
-                    for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
-                    if !taken {
-                        params[count] = params[k]
-                        count += 1
-                    }
-                }
-            }
+            let count = RouterState.writeParams(blob, values: values, query: memory.parts.query(in: memory.routed),
+                                                pairCount: pairCount, scratch: &memory.scratch, into: params)
             found.target = blob.target
             found.pattern = blob.pattern
             found.sequence = blob.sequence
@@ -98,6 +82,32 @@ extension RouterState {
             found.count = count
             return .matched(blob)
         }
+    }
+
+    /// Writes a flat match's parameters to `params` (room for `blob.paramCount + pairCount`): the path
+    /// parameters, then the query's pairs whose key no path parameter takes (a query never overrides a path
+    /// parameter), in order. Returns how many were written.
+    @inline(__always)
+    static func writeParams(_ blob: RouteBlob, values: UnsafePointer<ByteSpan>, query: ByteSpan, pairCount: Int,
+                            scratch: inout ByteWriter, into params: UnsafeMutablePointer<QueryPair>) -> Int {
+        let pathCount = blob.paramCount
+        for i in 0..<pathCount {
+            params[i] = QueryPair(key: blob.paramName(i), value: values[i])
+        }
+        var count = pathCount
+        if pairCount > 0 {  // most URLs have no query: no call then
+            let parsed = Query.parse(query, scratch: &scratch, into: params + pathCount, capacity: pairCount)
+            for k in pathCount..<(pathCount &+ parsed) {
+                let key = params[k].key
+                var taken = false
+                for i in 0..<pathCount where params[i].key.equals(key) { taken = true }
+                if !taken {
+                    params[count] = params[k]
+                    count &+= 1  // at most pathCount + parsed
+                }
+            }
+        }
+        return count
     }
 
     /// Resolves `url` into one packed buffer (the layout is documented with lr_router_resolve_packed in

@@ -1,9 +1,9 @@
 /// The quick lane: the lookup most URLs take, without the general pipeline's set-up.
 ///
-/// A table with no rewrite rules and routes no deeper than 15 levels, a URL that is absolute, ASCII, without a
-/// query and within the limits: such a lookup is a scan and a walk, with a few bound checks. The lane answers
-/// exactly what `resolve` answers for it; anything else (a rule, a query, a refusal, too little room) it hands
-/// back as `.general`, and the caller runs the general pipeline, which also words every error.
+/// A table with no rewrite rules and routes no deeper than 15 levels, a URL that is absolute, ASCII and within
+/// the limits (without a query, for a match record): such a lookup is a scan and a walk, with a few bound
+/// checks. The lane answers exactly what `resolve` answers for it; anything else (a rule, a refusal, too little
+/// room) it hands back as `.general`, and the caller runs the general pipeline, which also words every error.
 
 /// What the quick lane found. Trivial values only, so that it passes up through the snapshot closure for free.
 package enum QuickMatch {
@@ -25,18 +25,26 @@ extension RouterState {
     /// take the lane. A constant, so that the values are a fixed slot in the caller's frame.
     @inline(__always) static var quickValues: Int { 16 }
 
-    /// `resolve` (without the query) in the lane's conditions, else `.general`. `values` has room for
-    /// `quickValues`; `scratch` takes decoded bytes (the lane asks for the room `resolve` asks for).
+    /// `resolve` (without parsing the query) in the lane's conditions, else `.general`. `values` has room for
+    /// `quickValues`; `scratch` takes decoded bytes (the lane asks for the room `resolve` asks for). With `query`,
+    /// a URL with a query takes the lane, and `pairCount` is its number of pairs (checked against maxParams, as
+    /// `resolve` checks it); without, such a URL is handed back.
     @inline(__always)
     package func quickMatch(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
-                            values: UnsafeMutablePointer<ByteSpan>) -> QuickMatch {
+                            values: UnsafeMutablePointer<ByteSpan>, query: Bool, pairCount: inout Int) -> QuickMatch {
         // In order: the URL's length is checked before the scratch room is sized from it (wrapping: at most
         // 2^30 bytes).
         guard rewrites.isEmpty, table.maxParams < RouterState.quickValues, table.maxDepth < 16,
               url.count <= limits.maxURLLength, scratch.capacity &- scratch.count >= 8 &* url.count &+ 64,
-              parts.scan(url, requireScheme: true), parts.isASCII, !parts.hasQuery,
+              parts.scan(url, requireScheme: true), parts.isASCII,
               // `checkSegments`'s bound (host counted), without its count: past it, the general path counts.
               (parts.pathEnd &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments else { return .general }
+        pairCount = 0
+        if parts.hasQuery {
+            guard query else { return .general }
+            pairCount = Query.pairCount(parts.query(in: url))
+            guard pairCount <= limits.maxParams else { return .general }
+        }
         do throws(RouterError) {
             guard let blob = try table.match(url, &parts, scratch: &scratch, values: values) else {
                 return scratch.overflowed ? .general : .noMatch
@@ -63,18 +71,20 @@ extension RouterState {
         withUnsafeTemporaryAllocation(of: ByteSpan.self, capacity: RouterState.quickValues) { buffer -> QuickMatch in
             guard let values = buffer.baseAddress else { return .general }
             var parts = URLParts()
-            switch quickMatch(url, &parts, scratch: &scratch, values: values) {
+            var pairCount = 0
+            switch quickMatch(url, &parts, scratch: &scratch, values: values, query: true, pairCount: &pairCount) {
             case .general: return .general
             case .noMatch: return .noMatch
             case .matched(let blob):
                 let pathCount = blob.paramCount
-                // Too little room: the general path says how much is needed.
-                guard let params, capacity >= pathCount else { return .general }
-                for i in 0..<pathCount {
-                    params[i] = QueryPair(key: blob.paramName(i), value: values[i])
-                }
+                // Too little room: the general path says how much is needed. (Both bounded by the limits.)
+                guard let params, capacity >= pathCount &+ pairCount else { return .general }
+                let count = RouterState.writeParams(blob, values: values, query: parts.query(in: url), pairCount: pairCount,
+                                                    scratch: &scratch, into: params)
+                // The query's decodes fit in the room checked by quickMatch; never return a torn result.
+                if scratch.overflowed { return .general }
                 found.initialize(to: FlatMatch(target: blob.target, pattern: blob.pattern, sequence: blob.sequence,
-                                               routed: url, rewritten: false, pathCount: pathCount, count: pathCount))
+                                               routed: url, rewritten: false, pathCount: pathCount, count: count))
                 return .matched(blob)
             }
         }
@@ -95,7 +105,8 @@ extension RouterState {
                 guard let values = valueBuffer.baseAddress, let scratchBase = scratchBuffer.baseAddress else { return .general }
                 var scratch = ByteWriter(base: scratchBase, capacity: RouterState.quickScratch)
                 var parts = URLParts()
-                switch quickMatch(url, &parts, scratch: &scratch, values: values) {
+                var pairCount = 0  // the lane's records are of URLs without a query
+                switch quickMatch(url, &parts, scratch: &scratch, values: values, query: false, pairCount: &pairCount) {
                 case .general: return .general
                 case .noMatch: return .noMatch
                 case .matched(let blob):
