@@ -144,11 +144,14 @@ package struct URLParts {
             off &+= 8
         }
         if plain && off < count {  // the last 1 ... 7 bytes
-            let w = pathWord(p, i &+ off, i &+ count)
+            // After a word of the path, its last eight bytes: those seen again are not rare, and their slashes
+            // are set again. A shorter path is padded (`pathWord`).
+            let last = off >= 8 ? count &- 8 : off
+            let w = off >= 8 ? UnsafeRawPointer(q + last).loadUnaligned(as: UInt64.self) : pathWord(p, i, i &+ count)
             if rarePathBytes(w) != 0 {
                 plain = false
             } else {
-                slashes |= byteBits(matchMask(w, ASCII.slash)) &<< UInt64(truncatingIfNeeded: off)
+                slashes |= byteBits(matchMask(w, ASCII.slash)) &<< UInt64(truncatingIfNeeded: last)
                 off = count
             }
         }
