@@ -53,6 +53,8 @@ package struct URLParts {
     }
 
     /// `parse` into `self` (no copy of the result): false when `requireScheme` and there is no scheme.
+    /// The common case (a lower-case scheme, a plain host, a path of plain bytes to the end) is scanned here;
+    /// anything else goes to `scanAuthority` and `scanRest`, kept out of line so that this stays small.
     @inline(__always)
     package mutating func scan(_ url: ByteSpan, requireScheme: Bool) -> Bool {
         self = URLParts()
@@ -60,20 +62,26 @@ package struct URLParts {
         guard let p = url.start, n > 0 else { return !requireScheme }
 
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
+        // Most schemes are lower-case letters then ":" within the first word: found with one mask. Any other
+        // text (upper case, digits, "+-.", longer schemes, no scheme) is read byte by byte.
         var i = 0
-        if ASCII.isAlpha(p[0]) {
+        let head = wordAt(p, 0, n)
+        let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7; 64: eight letters
+        if firstNotLower > 7 && firstNotLower < 64
+            && UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon {
+            schemeEnd = firstNotLower &>> 3
+            i = schemeEnd &+ 1
+        } else if ASCII.isAlpha(p[0]) {
             var upper = p[0] &- 0x41 < 26
-            i = 1
-            while i < n && ASCII.isSchemeByte(p[i]) {
-                upper = upper || p[i] &- 0x41 < 26
-                i &+= 1
+            var k = 1
+            while k < n && ASCII.isSchemeByte(p[k]) {
+                upper = upper || p[k] &- 0x41 < 26
+                k &+= 1
             }
-            if i < n && p[i] == ASCII.colon {
-                schemeEnd = i
+            if k < n && p[k] == ASCII.colon {
+                schemeEnd = k
                 schemeHasUppercase = upper
-                i &+= 1
-            } else {
-                i = 0
+                i = k &+ 1
             }
         }
         if schemeEnd == 0 && requireScheme { return false }
@@ -84,54 +92,130 @@ package struct URLParts {
             hasAuthority = true
             authorityStart = i &+ 2
             var end = authorityStart
-            var special: UInt64 = 0  // "@", ":", "[" or "%": the authority needs a closer look
-            var upper = false
+            // Most hosts are plain (lower-case letters, digits, "-", "."): their end is the first byte that is
+            // not, when it is "/", "?", "#" or the end of the URL. At any other byte, `scanAuthority`.
             while end < n {
                 let w = wordAt(p, end, n)
-                let stop = matchMask(w, ASCII.slash) | matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
-                let below = stop == 0 ? ~0 : (stop & (0 &- stop)) &- 1
-                // Most hosts are plain (lower-case letters, digits, "-", "."): nothing to note, one test.
-                if notPlainHostBytes(w) & below != 0 {
-                    high |= w & 0x8080_8080_8080_8080 & below
-                    special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
-                                | matchMask(w, ASCII.percent)) & below
-                    let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
-                    upper = upper || lowercasedWord(inside) != inside
+                let odd = notPlainHostBytes(w)
+                if odd == 0 {  // eight plain bytes (zero padding is not plain, so all are the URL's)
+                    end &+= 8
+                    continue
                 }
-                if stop != 0 {
-                    end &+= stop.trailingZeroBitCount &>> 3
+                let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte that is not plain
+                if shift &>> 3 >= n &- end {
+                    end = n
                     break
                 }
-                end = min(end &+ 8, n)
+                let b = UInt8(truncatingIfNeeded: w &>> UInt64(shift))
+                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash {
+                    end &+= shift &>> 3
+                    break
+                }
+                (end, high) = scanAuthority(p, from: end, n)
+                break
             }
             authorityEnd = end
-            hostHasUppercase = upper
-            if special == 0 {
+            if hostEnd == 0 {  // plain, or no "@", ":", "[" nor "%" (`scanAuthority` sets the host only then)
                 hostStart = authorityStart
                 hostEnd = end
                 portStart = end
                 portEnd = end
-            } else {
-                splitAuthority(p, authorityStart, end)
-                hostHasPercent = contains(p + hostStart, hostCount, ASCII.percent)
             }
             i = end
         }
 
-        // The path, up to "?" or "#". Its first 64 bytes are scanned noting the slashes (as bits) and any "%": the
-        // walk then finds the segments of a short path, and the static probe sees whether it is canonical,
-        // without reading its bytes again. The rest of a longer path is only searched for its end.
+        // The path, up to "?" or "#". Its first 64 bytes are scanned noting the slashes (as bits): the walk then
+        // finds the segments of a short path, and the static probe sees whether it is canonical, without reading
+        // its bytes again. Words with no rare byte ("?", "#", "%", non-ASCII...: most paths have none) need only
+        // their slashes; from the first that has one, `scanRest`.
         pathStart = i
-        let pathBegin = i
+        let count = min(n &- i, 64)  // the bytes to note slashes in
+        let q = p + i
         var slashes: UInt64 = 0
+        var off = 0
+        var plain = true
+        while off &+ 8 <= count {
+            let w = UnsafeRawPointer(q + off).loadUnaligned(as: UInt64.self)
+            if rarePathBytes(w) != 0 {
+                plain = false
+                break
+            }
+            slashes |= byteBits(matchMask(w, ASCII.slash)) &<< UInt64(truncatingIfNeeded: off)
+            off &+= 8
+        }
+        if plain && off < count {  // the last 1 ... 7 bytes
+            // After a word of the path, its last eight bytes: those seen again are not rare, and their slashes
+            // are set again. A shorter path is padded (`pathWord`).
+            let last = off >= 8 ? count &- 8 : off
+            let w = off >= 8 ? UnsafeRawPointer(q + last).loadUnaligned(as: UInt64.self) : pathWord(p, i, i &+ count)
+            if rarePathBytes(w) != 0 {
+                plain = false
+            } else {
+                slashes |= byteBits(matchMask(w, ASCII.slash)) &<< UInt64(truncatingIfNeeded: last)
+                off = count
+            }
+        }
+        if plain && count == n &- i {  // the path runs to the end, all plain
+            pathEnd = n
+            pathSlashes = slashes
+            pathSegmentsByBits = count < 64
+            isASCII = high == 0
+        } else {
+            scanRest(p, from: i &+ off, n, slashes: slashes, high: high)
+        }
+        return true
+    }
+
+    /// The authority from `from` (in its word the first byte that is not plain host text) to its end: the end,
+    /// and the high bits of its bytes. Sets `hostHasUppercase`, and the host and port when it has "@", ":", "[" or
+    /// "%" (else leaves them to the caller).
+    @inline(never)
+    private mutating func scanAuthority(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int) -> (end: Int, high: UInt64) {
+        var end = from
+        var high: UInt64 = 0
+        var special: UInt64 = 0  // "@", ":", "[" or "%": the authority needs a closer look
+        var upper = false
+        while end < n {
+            let w = wordAt(p, end, n)
+            let stop = matchMask(w, ASCII.slash) | matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
+            let below = stop == 0 ? ~0 : (stop & (0 &- stop)) &- 1
+            if notPlainHostBytes(w) & below != 0 {
+                high |= w & 0x8080_8080_8080_8080 & below
+                special |= (matchMask(w, ASCII.at) | matchMask(w, ASCII.colon) | matchMask(w, ASCII.openBracket)
+                            | matchMask(w, ASCII.percent)) & below
+                let inside = stop == 0 ? w : w & ((stop & (0 &- stop)) &>> 7 &- 1)  // the bytes before the stop
+                upper = upper || lowercasedWord(inside) != inside
+            }
+            if stop != 0 {
+                end &+= stop.trailingZeroBitCount &>> 3
+                break
+            }
+            end = min(end &+ 8, n)
+        }
+        hostHasUppercase = upper
+        if special != 0 {
+            splitAuthority(p, authorityStart, end)
+            hostHasPercent = contains(p + hostStart, hostCount, ASCII.percent)
+        }
+        return (end, high)
+    }
+
+    /// The path from `from` (the start of its first word with a rare byte, or of its 65th byte), the query and
+    /// the fragment; `slashes` and `high` as the caller found them.
+    @inline(never)
+    private mutating func scanRest(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, slashes: UInt64, high: UInt64) {
+        var i = from
+        var slashes = slashes
+        var high = high
         var percent: UInt64 = 0
         var stopped = false
-        while i < n && i &- pathBegin < 64 {
-            let w = wordAt(p, i, n)
-            let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
+        let limit = min(n, pathStart &+ 64)  // wrapping: n ≤ maxURLLength ≤ 2^30
+        while i < limit {
+            let w = pathWord(p, i, limit)
+            let offset = UInt64(truncatingIfNeeded: i &- pathStart)  // a multiple of 8 below 64
             var slash = matchMask(w, ASCII.slash)
+            let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
             var pct = matchMask(w, ASCII.percent)
-            let offset = UInt64(truncatingIfNeeded: i &- pathBegin)  // a multiple of 8 below 64
             if stop != 0 {
                 let below = (stop & (0 &- stop)) &- 1
                 high |= w & 0x8080_8080_8080_8080 & below
@@ -144,11 +228,11 @@ package struct URLParts {
                 break
             }
             high |= w & 0x8080_8080_8080_8080
-            slashes |= byteBits(slash) &<< offset
             percent |= pct
-            i = min(i &+ 8, n)
+            slashes |= byteBits(slash) &<< offset
+            i = min(i &+ 8, limit)
         }
-        while !stopped && i < n {
+        while !stopped && i < n {  // beyond 64 bytes: only the end, and the high bits
             let w = wordAt(p, i, n)
             let stop = matchMask(w, ASCII.question) | matchMask(w, ASCII.hash)
             if stop != 0 {
@@ -161,7 +245,7 @@ package struct URLParts {
         }
         pathEnd = i
         pathSlashes = slashes
-        pathSegmentsByBits = i &- pathBegin < 64 && percent == 0
+        pathSegmentsByBits = i &- pathStart < 64 && percent == 0
 
         if i < n && p[i] == ASCII.question {
             hasQuery = true
@@ -181,7 +265,6 @@ package struct URLParts {
             k &+= 8
         }
         isASCII = high == 0
-        return true
     }
 
     /// `[ userinfo "@" ] host [ ":" port ]`, with `[v6]` hosts kept whole.
@@ -271,6 +354,33 @@ func notPlainHostBytes(_ w: UInt64) -> UInt64 {
     let digit = (x &+ 0x5050_5050_5050_5050) & ~(x &+ 0x4646_4646_4646_4646)  // 0x30 ... 0x39
     let lower = (x &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(x &+ 0x0505_0505_0505_0505)  // 0x61 ... 0x7A
     return ~((dashDot | digit | lower) & ~w) & 0x8080_8080_8080_8080
+}
+
+/// 0x80 in each byte of `w` that is not a lower-case letter (zero padding included).
+@inline(__always)
+func notLowerLetterBytes(_ w: UInt64) -> UInt64 {
+    let x = w & 0x7F7F_7F7F_7F7F_7F7F
+    let lower = (x &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(x &+ 0x0505_0505_0505_0505)  // 0x61 ... 0x7A
+    return ~(lower & ~w) & 0x8080_8080_8080_8080
+}
+
+/// 0x80 in each byte of `w` that a path scan must look at more closely: below 0x26 (controls, space, "!", "\"",
+/// "#", "$", "%", zero padding), "?", or 0x80 and above. A superset, in fewer steps than the exact masks.
+@inline(__always)
+func rarePathBytes(_ w: UInt64) -> UInt64 {
+    let x = w & 0x7F7F_7F7F_7F7F_7F7F
+    let atLeast26 = x &+ 0x5A5A_5A5A_5A5A_5A5A
+    let notQuestion = (x ^ 0x3F3F_3F3F_3F3F_3F3F) &+ 0x7F7F_7F7F_7F7F_7F7F
+    return ~(atLeast26 & notQuestion & ~w) & 0x8080_8080_8080_8080
+}
+
+/// The bytes `i ..< min(i + 8, to)` as `wordAt` reads them, but padded with "a" rather than 0: the padding is
+/// then no delimiter and no rare byte (`rarePathBytes`), and a path's last word needs no exact masks.
+@inline(__always)
+func pathWord(_ p: UnsafePointer<UInt8>, _ i: Int, _ to: Int) -> UInt64 {
+    if i &+ 8 <= to { return UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) }
+    let r = UInt64(truncatingIfNeeded: to &- i)  // 1 ... 7: callers have i < to
+    return wordAt(p, i, to) | 0x6161_6161_6161_6161 &<< (r &* 8)
 }
 
 /// Whether the path is written canonically: no `%`, no `//`, no trailing `/` (eight bytes per step).
