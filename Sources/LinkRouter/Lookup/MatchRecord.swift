@@ -302,6 +302,7 @@ package struct MatchRecord {
 
     /// Writes the record; `merged` nil means the merged parameters are the sources, in order (path parameters
     /// alone, each name once).
+    @inline(__always)
     private static func write(_ r: Resolution, sources: Sources,
                               merged: UnsafeBufferPointer<(name: Int32, value: Int32)>?, maxNesting: Int,
                               allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
