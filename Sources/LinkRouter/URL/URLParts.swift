@@ -60,12 +60,31 @@ package struct URLParts {
         self = URLParts()
         let n = url.count
         guard let p = url.start, n > 0 else { return !requireScheme }
+        return n >= 8 ? scanWords(p, n, requireScheme: requireScheme) : scanShort(p, n, requireScheme: requireScheme)
+    }
+
+    /// A URL of 1 ... 7 bytes, copied to the end of a zeroed buffer: `scanWords` then reads eight bytes ending
+    /// within the copy.
+    @inline(never)
+    private mutating func scanShort(_ url: UnsafePointer<UInt8>, _ n: Int, requireScheme: Bool) -> Bool {
+        var buffer: (UInt64, UInt64) = (0, 0)
+        return withUnsafeMutableBytes(of: &buffer) { raw in
+            guard let base = raw.baseAddress else { return false }
+            let p = base.assumingMemoryBound(to: UInt8.self) + 8
+            p.update(from: url, count: n)
+            return scanWords(p, n, requireScheme: requireScheme)
+        }
+    }
+
+    /// `scan` of `p[0 ..< n]`, where the eight bytes before `p + max(n, 8)` may be read (`wordIn`).
+    @inline(__always)
+    private mutating func scanWords(_ p: UnsafePointer<UInt8>, _ n: Int, requireScheme: Bool) -> Bool {
 
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         // Most schemes are lower-case letters then ":" within the first word: found with one mask. Any other
         // text (upper case, digits, "+-.", longer schemes, no scheme) is read byte by byte.
         var i = 0
-        let head = wordAt(p, 0, n)
+        let head = wordIn(p, 0, n)
         let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7; 64: eight letters
         if firstNotLower > 7 && firstNotLower < 64
             && UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon {
@@ -95,7 +114,7 @@ package struct URLParts {
             // Most hosts are plain (lower-case letters, digits, "-", "."): their end is the first byte that is
             // not, when it is "/", "?", "#" or the end of the URL. At any other byte, `scanAuthority`.
             while end < n {
-                let w = wordAt(p, end, n)
+                let w = wordIn(p, end, n)
                 let odd = notPlainHostBytes(w)
                 if odd == 0 {  // eight plain bytes (zero padding is not plain, so all are the URL's)
                     end &+= 8
@@ -145,9 +164,10 @@ package struct URLParts {
         }
         if plain && off < count {  // the last 1 ... 7 bytes
             // After a word of the path, its last eight bytes: those seen again are not rare, and their slashes
-            // are set again. A shorter path is padded (`pathWord`).
+            // are set again. A shorter path is padded with "a", as in `pathWord`.
             let last = off >= 8 ? count &- 8 : off
-            let w = off >= 8 ? UnsafeRawPointer(q + last).loadUnaligned(as: UInt64.self) : pathWord(p, i, i &+ count)
+            let w = off >= 8 ? UnsafeRawPointer(q + last).loadUnaligned(as: UInt64.self)
+                : wordIn(p, i, i &+ count) | 0x6161_6161_6161_6161 &<< UInt64(truncatingIfNeeded: count &* 8)
             if rarePathBytes(w) != 0 {
                 plain = false
             } else {
@@ -372,6 +392,13 @@ func rarePathBytes(_ w: UInt64) -> UInt64 {
     let atLeast26 = x &+ 0x5A5A_5A5A_5A5A_5A5A
     let notQuestion = (x ^ 0x3F3F_3F3F_3F3F_3F3F) &+ 0x7F7F_7F7F_7F7F_7F7F
     return ~(atLeast26 & notQuestion & ~w) & 0x8080_8080_8080_8080
+}
+
+/// `wordAt` where the eight bytes before `to` may be read (`to` ≥ 8, or a buffer that allows it): no byte loop.
+@inline(__always)
+func wordIn(_ p: UnsafePointer<UInt8>, _ i: Int, _ to: Int) -> UInt64 {
+    if i &+ 8 <= to { return UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) }
+    return UnsafeRawPointer(p + (to &- 8)).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- (to &- i)) &* 8)
 }
 
 /// The bytes `i ..< min(i + 8, to)` as `wordAt` reads them, but padded with "a" rather than 0: the padding is
