@@ -153,7 +153,8 @@ package struct URLParts {
         var slashes: UInt64 = 0
         var off = 0
         var plain = true
-        while off &+ 8 <= count {
+        let words = count & ~7
+        while off < words {
             let w = UnsafeRawPointer(q + off).loadUnaligned(as: UInt64.self)
             if rarePathBytes(w) != 0 {
                 plain = false
@@ -360,10 +361,10 @@ package struct URLParts {
     }
 }
 
-/// The bits of a byte mask (0x80 or 0 in each byte), byte i as bit i.
+/// The bits of a byte mask (0x80 or 0 in each byte), byte i as bit i: the multiply adds bit 8i + 7 into bit 56 + i.
 @inline(__always)
 func byteBits(_ mask: UInt64) -> UInt64 {
-    ((mask &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+    (mask &* 0x0002_0408_1020_4081) &>> 56  // ((mask >> 7) * 0x0102_0408_1020_4080) >> 56, mask having no low bits
 }
 
 /// 0x80 in each byte of `w` that is not a lower-case letter, a digit, "-" or "." (zero padding included).
