@@ -105,7 +105,6 @@ package struct URLParts {
         }
         if schemeEnd == 0 && requireScheme { return false }
 
-        var high: UInt64 = 0  // high bits of every byte seen: UTF-8 validation is needed only if one is set
         // "//" authority, up to "/", "?" or "#"
         if i &+ 1 < n && UnsafeRawPointer(p + i).loadUnaligned(as: UInt16.self) == 0x2F2F {  // "//"
             hasAuthority = true
@@ -130,7 +129,7 @@ package struct URLParts {
                     end &+= shift &>> 3
                     break
                 }
-                (end, high) = scanAuthority(p, from: end, n)
+                end = scanAuthority(p, from: end, n)
                 break
             }
             authorityEnd = end
@@ -180,18 +179,17 @@ package struct URLParts {
             pathEnd = n
             pathSlashes = slashes
             pathSegmentsByBits = count < 64
-            isASCII = high == 0
         } else {
-            scanRest(p, from: i &+ off, n, slashes: slashes, high: high)
+            scanRest(p, from: i &+ off, n, slashes: slashes)
         }
         return true
     }
 
-    /// The authority from `from` (in its word the first byte that is not plain host text) to its end: the end,
-    /// and the high bits of its bytes. Sets `hostHasUppercase`, and the host and port when it has "@", ":", "[" or
-    /// "%" (else leaves them to the caller).
+    /// The authority from `from` (in its word the first byte that may matter) to its end, which it returns. Sets
+    /// `hostHasUppercase`, `isASCII` (for the bytes so far), and the host and port when it has "@", ":", "[" or "%"
+    /// (else leaves them to the caller).
     @inline(never)
-    private mutating func scanAuthority(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int) -> (end: Int, high: UInt64) {
+    private mutating func scanAuthority(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int) -> Int {
         var end = from
         var high: UInt64 = 0
         var special: UInt64 = 0  // "@", ":", "[" or "%": the authority needs a closer look
@@ -218,16 +216,17 @@ package struct URLParts {
             splitAuthority(p, authorityStart, end)
             hostHasPercent = contains(p + hostStart, hostCount, ASCII.percent)
         }
-        return (end, high)
+        isASCII = high == 0
+        return end
     }
 
     /// The path from `from` (the start of its first word with a rare byte, or of its 65th byte), the query and
-    /// the fragment; `slashes` and `high` as the caller found them.
+    /// the fragment; `slashes` as the caller found them, `isASCII` as `scanAuthority` left it.
     @inline(never)
-    private mutating func scanRest(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, slashes: UInt64, high: UInt64) {
+    private mutating func scanRest(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, slashes: UInt64) {
         var i = from
         var slashes = slashes
-        var high = high
+        var high: UInt64 = isASCII ? 0 : 0x80  // high bits of every byte seen: UTF-8 validation only if one is set
         var percent: UInt64 = 0
         var stopped = false
         let limit = min(n, pathStart &+ 64)  // wrapping: n ≤ maxURLLength ≤ 2^30
