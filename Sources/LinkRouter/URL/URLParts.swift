@@ -90,20 +90,22 @@ package struct URLParts {
             && UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon {
             schemeEnd = firstNotLower &>> 3
             i = schemeEnd &+ 1
-        } else if ASCII.isAlpha(p[0]) {
-            var upper = p[0] &- 0x41 < 26
-            var k = 1
-            while k < n && ASCII.isSchemeByte(p[k]) {
-                upper = upper || p[k] &- 0x41 < 26
-                k &+= 1
+        } else {
+            if ASCII.isAlpha(p[0]) {
+                var upper = p[0] &- 0x41 < 26
+                var k = 1
+                while k < n && ASCII.isSchemeByte(p[k]) {
+                    upper = upper || p[k] &- 0x41 < 26
+                    k &+= 1
+                }
+                if k < n && p[k] == ASCII.colon {
+                    schemeEnd = k
+                    schemeHasUppercase = upper
+                    i = k &+ 1
+                }
             }
-            if k < n && p[k] == ASCII.colon {
-                schemeEnd = k
-                schemeHasUppercase = upper
-                i = k &+ 1
-            }
+            if schemeEnd == 0 && requireScheme { return false }
         }
-        if schemeEnd == 0 && requireScheme { return false }
 
         // "//" authority, up to "/", "?" or "#"
         if i &+ 1 < n && UnsafeRawPointer(p + i).loadUnaligned(as: UInt16.self) == 0x2F2F {  // "//"
