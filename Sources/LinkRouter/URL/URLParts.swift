@@ -122,16 +122,14 @@ package struct URLParts {
                     continue
                 }
                 let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte to see
-                if shift &>> 3 >= n &- end {
-                    end = n
-                    break
-                }
                 let b = UInt8(truncatingIfNeeded: w &>> UInt64(shift))
-                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash {
+                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash {  // not the zero padding
                     end &+= shift &>> 3
-                    break
+                } else if shift &>> 3 >= n &- end {  // the padding: the URL ends
+                    end = n
+                } else {
+                    end = scanAuthority(p, from: end, n)
                 }
-                end = scanAuthority(p, from: end, n)
                 break
             }
             authorityEnd = end
