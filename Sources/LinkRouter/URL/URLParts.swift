@@ -53,8 +53,8 @@ package struct URLParts {
     }
 
     /// `parse` into `self` (no copy of the result): false when `requireScheme` and there is no scheme.
-    /// The common case (a lower-case scheme, a plain host, a path of plain bytes to the end) is scanned here;
-    /// anything else goes to `scanAuthority` and `scanRest`, kept out of line so that this stays small.
+    /// `scanWords` scans the common case (a lower-case scheme, a plain host, a path of plain bytes to the end);
+    /// anything else goes to `scanAuthority` and `scanRest`, kept out of line so that it stays small.
     @inline(__always)
     package mutating func scan(_ url: ByteSpan, requireScheme: Bool) -> Bool {
         self = URLParts()
@@ -79,7 +79,6 @@ package struct URLParts {
     /// `scan` of `p[0 ..< n]`, where the eight bytes before `p + max(n, 8)` may be read (`wordIn`).
     @inline(__always)
     private mutating func scanWords(_ p: UnsafePointer<UInt8>, _ n: Int, requireScheme: Bool) -> Bool {
-
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         // Most schemes are lower-case letters then ":" within the first word: found with one mask. Any other
         // text (upper case, digits, "+-.", longer schemes, no scheme) is read byte by byte.
