@@ -53,65 +53,82 @@ package struct URLParts {
     }
 
     /// `parse` into `self` (no copy of the result): false when `requireScheme` and there is no scheme.
-    /// The common case (a lower-case scheme, a plain host, a path of plain bytes to the end) is scanned here;
-    /// anything else goes to `scanAuthority` and `scanRest`, kept out of line so that this stays small.
+    /// `scanWords` scans the common case (a lower-case scheme, a plain host, a path of plain bytes to the end);
+    /// anything else goes to `scanAuthority` and `scanRest`, kept out of line so that it stays small.
     @inline(__always)
     package mutating func scan(_ url: ByteSpan, requireScheme: Bool) -> Bool {
         self = URLParts()
         let n = url.count
         guard let p = url.start, n > 0 else { return !requireScheme }
+        return n >= 8 ? scanWords(p, n, requireScheme: requireScheme) : scanShort(p, n, requireScheme: requireScheme)
+    }
 
+    /// A URL of 1 ... 7 bytes, copied to the end of a zeroed buffer: `scanWords` then reads eight bytes ending
+    /// within the copy.
+    @inline(never)
+    private mutating func scanShort(_ url: UnsafePointer<UInt8>, _ n: Int, requireScheme: Bool) -> Bool {
+        var buffer: (UInt64, UInt64) = (0, 0)
+        return withUnsafeMutableBytes(of: &buffer) { raw in
+            guard let base = raw.baseAddress else { return false }
+            let p = base.assumingMemoryBound(to: UInt8.self) + 8
+            p.update(from: url, count: n)
+            return scanWords(p, n, requireScheme: requireScheme)
+        }
+    }
+
+    /// `scan` of `p[0 ..< n]`, where the eight bytes before `p + max(n, 8)` may be read (`wordIn`).
+    @inline(__always)
+    private mutating func scanWords(_ p: UnsafePointer<UInt8>, _ n: Int, requireScheme: Bool) -> Bool {
         // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
         // Most schemes are lower-case letters then ":" within the first word: found with one mask. Any other
         // text (upper case, digits, "+-.", longer schemes, no scheme) is read byte by byte.
         var i = 0
-        let head = wordAt(p, 0, n)
+        let head = wordIn(p, 0, n)
         let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7; 64: eight letters
         if firstNotLower > 7 && firstNotLower < 64
             && UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon {
             schemeEnd = firstNotLower &>> 3
             i = schemeEnd &+ 1
-        } else if ASCII.isAlpha(p[0]) {
-            var upper = p[0] &- 0x41 < 26
-            var k = 1
-            while k < n && ASCII.isSchemeByte(p[k]) {
-                upper = upper || p[k] &- 0x41 < 26
-                k &+= 1
+        } else {
+            if ASCII.isAlpha(p[0]) {
+                var upper = p[0] &- 0x41 < 26
+                var k = 1
+                while k < n && ASCII.isSchemeByte(p[k]) {
+                    upper = upper || p[k] &- 0x41 < 26
+                    k &+= 1
+                }
+                if k < n && p[k] == ASCII.colon {
+                    schemeEnd = k
+                    schemeHasUppercase = upper
+                    i = k &+ 1
+                }
             }
-            if k < n && p[k] == ASCII.colon {
-                schemeEnd = k
-                schemeHasUppercase = upper
-                i = k &+ 1
-            }
+            if schemeEnd == 0 && requireScheme { return false }
         }
-        if schemeEnd == 0 && requireScheme { return false }
 
-        var high: UInt64 = 0  // high bits of every byte seen: UTF-8 validation is needed only if one is set
         // "//" authority, up to "/", "?" or "#"
-        if i &+ 1 < n && p[i] == ASCII.slash && p[i &+ 1] == ASCII.slash {
+        if i &+ 1 < n && UnsafeRawPointer(p + i).loadUnaligned(as: UInt16.self) == 0x2F2F {  // "//"
             hasAuthority = true
             authorityStart = i &+ 2
             var end = authorityStart
-            // Most hosts are plain (lower-case letters, digits, "-", "."): their end is the first byte that is
-            // not, when it is "/", "?", "#" or the end of the URL. At any other byte, `scanAuthority`.
+            // Most hosts are plain (lower-case letters, digits, "-", "."): their end is the first byte that may
+            // matter (`hostBytesToSee`), when it is "/", "?", "#" or the end of the URL. Else `scanAuthority`.
             while end < n {
-                let w = wordAt(p, end, n)
-                let odd = notPlainHostBytes(w)
-                if odd == 0 {  // eight plain bytes (zero padding is not plain, so all are the URL's)
+                let w = wordIn(p, end, n)
+                let odd = hostBytesToSee(w)
+                if odd == 0 {  // eight plain bytes (zero padding is to be seen, so all are the URL's)
                     end &+= 8
                     continue
                 }
-                let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte that is not plain
-                if shift &>> 3 >= n &- end {
-                    end = n
-                    break
-                }
+                let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte to see
                 let b = UInt8(truncatingIfNeeded: w &>> UInt64(shift))
-                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash {
+                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash {  // not the zero padding
                     end &+= shift &>> 3
-                    break
+                } else if shift &>> 3 >= n &- end {  // the padding: the URL ends
+                    end = n
+                } else {
+                    end = scanAuthority(p, from: end, n)
                 }
-                (end, high) = scanAuthority(p, from: end, n)
                 break
             }
             authorityEnd = end
@@ -134,7 +151,8 @@ package struct URLParts {
         var slashes: UInt64 = 0
         var off = 0
         var plain = true
-        while off &+ 8 <= count {
+        let words = count & ~7
+        while off < words {
             let w = UnsafeRawPointer(q + off).loadUnaligned(as: UInt64.self)
             if rarePathBytes(w) != 0 {
                 plain = false
@@ -145,9 +163,10 @@ package struct URLParts {
         }
         if plain && off < count {  // the last 1 ... 7 bytes
             // After a word of the path, its last eight bytes: those seen again are not rare, and their slashes
-            // are set again. A shorter path is padded (`pathWord`).
+            // are set again. A shorter path is padded with "a", as in `pathWord`.
             let last = off >= 8 ? count &- 8 : off
-            let w = off >= 8 ? UnsafeRawPointer(q + last).loadUnaligned(as: UInt64.self) : pathWord(p, i, i &+ count)
+            let w = off >= 8 ? UnsafeRawPointer(q + last).loadUnaligned(as: UInt64.self)
+                : wordIn(p, i, i &+ count) | 0x6161_6161_6161_6161 &<< UInt64(truncatingIfNeeded: count &* 8)
             if rarePathBytes(w) != 0 {
                 plain = false
             } else {
@@ -159,18 +178,17 @@ package struct URLParts {
             pathEnd = n
             pathSlashes = slashes
             pathSegmentsByBits = count < 64
-            isASCII = high == 0
         } else {
-            scanRest(p, from: i &+ off, n, slashes: slashes, high: high)
+            scanRest(p, from: i &+ off, n, slashes: slashes)
         }
         return true
     }
 
-    /// The authority from `from` (in its word the first byte that is not plain host text) to its end: the end,
-    /// and the high bits of its bytes. Sets `hostHasUppercase`, and the host and port when it has "@", ":", "[" or
-    /// "%" (else leaves them to the caller).
+    /// The authority from `from` (in its word the first byte that may matter) to its end, which it returns. Sets
+    /// `hostHasUppercase`, `isASCII` (for the bytes so far), and the host and port when it has "@", ":", "[" or "%"
+    /// (else leaves them to the caller).
     @inline(never)
-    private mutating func scanAuthority(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int) -> (end: Int, high: UInt64) {
+    private mutating func scanAuthority(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int) -> Int {
         var end = from
         var high: UInt64 = 0
         var special: UInt64 = 0  // "@", ":", "[" or "%": the authority needs a closer look
@@ -197,16 +215,17 @@ package struct URLParts {
             splitAuthority(p, authorityStart, end)
             hostHasPercent = contains(p + hostStart, hostCount, ASCII.percent)
         }
-        return (end, high)
+        isASCII = high == 0
+        return end
     }
 
     /// The path from `from` (the start of its first word with a rare byte, or of its 65th byte), the query and
-    /// the fragment; `slashes` and `high` as the caller found them.
+    /// the fragment; `slashes` as the caller found them, `isASCII` as `scanAuthority` left it.
     @inline(never)
-    private mutating func scanRest(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, slashes: UInt64, high: UInt64) {
+    private mutating func scanRest(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int, slashes: UInt64) {
         var i = from
         var slashes = slashes
-        var high = high
+        var high: UInt64 = isASCII ? 0 : 0x80  // high bits of every byte seen: UTF-8 validation only if one is set
         var percent: UInt64 = 0
         var stopped = false
         let limit = min(n, pathStart &+ 64)  // wrapping: n ≤ maxURLLength ≤ 2^30
@@ -340,10 +359,10 @@ package struct URLParts {
     }
 }
 
-/// The bits of a byte mask (0x80 or 0 in each byte), byte i as bit i.
+/// The bits of a byte mask (0x80 or 0 in each byte), byte i as bit i: the multiply adds bit 8i + 7 into bit 56 + i.
 @inline(__always)
 func byteBits(_ mask: UInt64) -> UInt64 {
-    ((mask &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+    (mask &* 0x0002_0408_1020_4081) &>> 56  // ((mask >> 7) * 0x0102_0408_1020_4080) >> 56, mask having no low bits
 }
 
 /// 0x80 in each byte of `w` that is not a lower-case letter, a digit, "-" or "." (zero padding included).
@@ -354,6 +373,18 @@ func notPlainHostBytes(_ w: UInt64) -> UInt64 {
     let digit = (x &+ 0x5050_5050_5050_5050) & ~(x &+ 0x4646_4646_4646_4646)  // 0x30 ... 0x39
     let lower = (x &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(x &+ 0x0505_0505_0505_0505)  // 0x61 ... 0x7A
     return ~((dashDot | digit | lower) & ~w) & 0x8080_8080_8080_8080
+}
+
+/// 0x80 in each byte of `w` that the authority's fast scan must look at: below 0x2D ("#", "%", zero padding...),
+/// "/", 0x3A ... 0x5B (":", "?", "@", upper case, "["), or 0x80 and above. A superset of what changes a field,
+/// in fewer steps than `notPlainHostBytes`.
+@inline(__always)
+func hostBytesToSee(_ w: UInt64) -> UInt64 {
+    let x = w & 0x7F7F_7F7F_7F7F_7F7F  // each `x + (0x80 - c)` has its high bit set where the byte is >= c
+    let below2D = ~(x &+ 0x5353_5353_5353_5353)
+    let colonToBracket = (x &+ 0x4646_4646_4646_4646) & ~(x &+ 0x2424_2424_2424_2424)  // 0x3A ... 0x5B
+    let slash = ~((x ^ 0x2F2F_2F2F_2F2F_2F2F) &+ 0x7F7F_7F7F_7F7F_7F7F)
+    return (below2D | colonToBracket | slash | w) & 0x8080_8080_8080_8080
 }
 
 /// 0x80 in each byte of `w` that is not a lower-case letter (zero padding included).
@@ -372,6 +403,13 @@ func rarePathBytes(_ w: UInt64) -> UInt64 {
     let atLeast26 = x &+ 0x5A5A_5A5A_5A5A_5A5A
     let notQuestion = (x ^ 0x3F3F_3F3F_3F3F_3F3F) &+ 0x7F7F_7F7F_7F7F_7F7F
     return ~(atLeast26 & notQuestion & ~w) & 0x8080_8080_8080_8080
+}
+
+/// `wordAt` where the eight bytes before `to` may be read (`to` ≥ 8, or a buffer that allows it): no byte loop.
+@inline(__always)
+func wordIn(_ p: UnsafePointer<UInt8>, _ i: Int, _ to: Int) -> UInt64 {
+    if i &+ 8 <= to { return UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) }
+    return UnsafeRawPointer(p + (to &- 8)).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- (to &- i)) &* 8)
 }
 
 /// The bytes `i ..< min(i + 8, to)` as `wordAt` reads them, but padded with "a" rather than 0: the padding is
