@@ -269,7 +269,9 @@ func handler(_ h: lr_handler, _ function: StaticString) throws(RouterError) -> (
     let owner = CUserData(h.user_data, h.release)
     switch (h.call, h.call_async) {
     case let (call?, nil):
-        return (.c(CFunctionHandler(call, userData: owner.userData, owner: owner)), owner)
+        // Without a release function nothing the call uses can be freed under it (the function and its user
+        // data are the caller's for good): the open then keeps no owner alive, and retains nothing.
+        return (.c(CFunctionHandler(call, userData: owner.userData, owner: h.release == nil ? nil : owner)), owner)
     case let (nil, callAsync?):
         return (.callback { match, reply in
             let (m, context) = cArguments(match)

@@ -17,10 +17,11 @@ package struct CFunctionHandler: @unchecked Sendable {
 
     let function: Function
     let userData: UnsafeMutableRawPointer?
-    /// Whatever must live while the handler can be called (the C skin's user data with its release function).
-    let owner: AnyObject
+    /// Whatever must live while the handler can be called (the C skin's user data with its release function);
+    /// nil when nothing does (no release function: the function and its user data outlive any registration).
+    let owner: AnyObject?
 
-    package init(_ function: @escaping Function, userData: UnsafeMutableRawPointer?, owner: AnyObject) {
+    package init(_ function: @escaping Function, userData: UnsafeMutableRawPointer?, owner: AnyObject?) {
         self.function = function
         self.userData = userData
         self.owner = owner
@@ -43,11 +44,12 @@ package struct CFunctionHandler: @unchecked Sendable {
     }
 
     /// This handler with its owner retained by hand, as plain values: the direct open carries it out of the
-    /// snapshot it was found in without reference-counted copies, and releases the owner after the call.
+    /// snapshot it was found in without reference-counted copies, and releases the owner after the call. A
+    /// handler with no owner costs no retain and no release.
     struct Retained {
         let function: Function
         let userData: UnsafeMutableRawPointer?
-        let owner: Unmanaged<AnyObject>
+        let owner: Unmanaged<AnyObject>?
 
         @inline(__always)
         func call(_ record: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?) -> Result<CPointer, CStatusError> {
@@ -56,7 +58,7 @@ package struct CFunctionHandler: @unchecked Sendable {
     }
 
     @inline(__always) var retained: Retained {
-        Retained(function: function, userData: userData, owner: .passRetained(owner))
+        Retained(function: function, userData: userData, owner: owner.map { .passRetained($0) })
     }
 }
 

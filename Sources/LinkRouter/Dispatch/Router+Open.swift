@@ -285,9 +285,10 @@ extension Router {
         case let .other(rest): return otherwise(openOther(rest, rawContext, request))
         }
         // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
-        // the function's user data through it (a handler may remove its own route).
+        // the function's user data through it (a handler may remove its own route); a handler without a release
+        // function has no owner, and nothing of it can be freed.
         let answer = handler.call(record, rawContext)
-        handler.owner.release()
+        handler.owner?.release()
         MatchRecord.freeCMatch(record)
         switch answer {
         case .success(let pointer): return opened(pointer.raw)
