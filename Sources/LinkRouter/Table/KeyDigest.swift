@@ -20,9 +20,16 @@ struct KeyDigest {
 /// may be read (see `loadHead`); pass 0 and `n` when unsure: the result is the same, only slower.
 @inline(__always)
 func digest(_ p: UnsafePointer<UInt8>?, _ n: Int, fold: Bool, before: Int = 0, after: Int = -1) -> KeyDigest {
-    guard let p, n > 0 else { return KeyDigest(hash: finish(0x9E37_79B9_7F4A_7C15), head: 0) }
+    guard let p, n > 0 else { return KeyDigest(hash: keyHash(nil, 0, head: 0, fold: fold), head: 0) }
     var head = loadHead(p, n, before: before, after: after < 0 ? n : after)
     if fold { head = lowercasedWord(head) }
+    return KeyDigest(hash: keyHash(p, n, head: head, fold: fold), head: head)
+}
+
+/// The hash of `digest`, for a caller that has the key's head already (`head`: as `KeyDigest.head`).
+@inline(__always)
+func keyHash(_ p: UnsafePointer<UInt8>?, _ n: Int, head: UInt64, fold: Bool) -> UInt32 {
+    guard let p, n > 0 else { return finish(0x9E37_79B9_7F4A_7C15) }
     var h = mix(0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n), head)
     var i = 8
     while i &+ 8 <= n {
@@ -36,7 +43,7 @@ func digest(_ p: UnsafePointer<UInt8>?, _ n: Int, fold: Bool, before: Int = 0, a
         if fold { w = lowercasedWord(w) }
         h = mix(h, w)
     }
-    return KeyDigest(hash: finish(h), head: head)
+    return finish(h)
 }
 
 /// Whether bytes 8..<n of two keys whose first eight bytes are known equal are equal (`fold`: `a` folded).

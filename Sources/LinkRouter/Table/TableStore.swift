@@ -1,18 +1,18 @@
 /// The mutable side of a table: a value that starts as a copy of a snapshot's storage (sharing its chunks)
 /// and becomes the next snapshot. Used by one writer at a time.
 struct TableStore {
-    var nodes = ChunkedArray<TrieNode>(shift: 9, fill: TrieNode(), count: 1)  // node 0: the root
-    var edges = ChunkedArray<Edge>(shift: 9, fill: Edge(), count: 16)
+    var nodes = ChunkedArray<TrieNode>(shift: TrieNode.chunkShift, fill: TrieNode(), count: 1)  // node 0: the root
+    var edges = ChunkedArray<Edge>(shift: Edge.chunkShift, fill: Edge(), count: 16)
     var edgeBits = 4
     var edgeCount = 0
-    var statics = ChunkedArray<StaticSlot>(shift: 9, fill: StaticSlot(), count: 16)
+    var statics = ChunkedArray<StaticSlot>(shift: StaticSlot.chunkShift, fill: StaticSlot(), count: 16)
     var staticBits = 4
     var staticUsed = 0  // slots with a key, removed ones included
     /// Bit `length % 64` is set for the length of every static key: a cheap first filter for URLs.
     var staticLengths: UInt64 = 0
     /// The root's literal children, for the walk's first step.
     var schemes = SchemeIndex()
-    var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
+    var routes = ChunkedArray<RouteSlot>(shift: RouteSlot.chunkShift, fill: RouteSlot(blob: nil, node: -1))
     /// Typed and in-segment parameter children (see `TrieNode`); empty for tables without such patterns.
     var specials = ChunkedArray<SpecialEdge>(shift: SpecialEdge.chunkShift, fill: SpecialEdge())
     var arena = ByteArena()
@@ -47,11 +47,20 @@ struct TableStore {
         }
     }
 
-    private mutating func insertEdge(_ edge: Edge) {
+    /// Puts `edge` in the first free slot of its probe chain and returns that slot.
+    @discardableResult
+    private mutating func insertEdge(_ edge: Edge) -> Int {
         let mask = (1 << edgeBits) - 1
         var i = slotIndex(edge.tag, edgeBits)
         while edges[i].key != nil { i = (i + 1) & mask }
         edges[i] = edge
+        return i
+    }
+
+    /// `literals` for a node whose only literal child is in edge slot `slot` (several, in the unreachable case
+    /// of a slot beyond Int32).
+    private static func single(_ slot: Int) -> Int32 {
+        slot <= Int(Int32.max) ? Int32(truncatingIfNeeded: slot) : -2
     }
 
     mutating func literalChild(_ parent: Int32, _ key: [UInt8]) -> Int32 {
@@ -61,20 +70,24 @@ struct TableStore {
         let child = Int32(truncatingIfNeeded: nodes.append(TrieNode()))  // below Int32.max: insert checked
         let stored = key.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
         let d = digest(stored, key.count, fold: false)
-        insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
+        let slot = insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
         edgeCount += 1
-        nodes[Int(parent)].literalCount += 1
+        nodes[Int(parent)].literals = nodes[Int(parent)].hasLiterals ? -2 : TableStore.single(slot)
         if parent == 0 { schemes.add(key, node: child) }
         return child
     }
 
-    /// Doubles the edge table (amortised O(1) per edge).
+    /// Doubles the edge table (amortised O(1) per edge). Edges move, so single-child nodes follow theirs.
     private mutating func growEdges() {
         let old = edges
         let oldSize = 1 << edgeBits
         edgeBits += 1
-        edges = ChunkedArray(shift: 9, fill: Edge(), count: 1 << edgeBits)
-        for i in 0..<oldSize where old[i].key != nil { insertEdge(old[i]) }
+        edges = ChunkedArray(shift: Edge.chunkShift, fill: Edge(), count: 1 << edgeBits)
+        for i in 0..<oldSize where old[i].key != nil {
+            let slot = insertEdge(old[i])
+            let parent = Int(old[i].tag >> 32)
+            if nodes[parent].literals >= 0 { nodes[parent].literals = TableStore.single(slot) }
+        }
     }
 
     // MARK: Static routes
@@ -136,7 +149,7 @@ struct TableStore {
         let old = statics
         let oldSize = 1 << staticBits
         staticBits += 1
-        statics = ChunkedArray(shift: 9, fill: StaticSlot(), count: 1 << staticBits)
+        statics = ChunkedArray(shift: StaticSlot.chunkShift, fill: StaticSlot(), count: 1 << staticBits)
         staticUsed = 0
         let mask = (1 << staticBits) - 1
         for k in 0..<oldSize where old[k].key != nil && old[k].route >= 0 {

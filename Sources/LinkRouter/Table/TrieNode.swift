@@ -10,12 +10,22 @@
 /// all its parameter children, the plain `:param` included, in a list of `SpecialEdge`s in precedence order, and
 /// says so with `paramChild <= -2` (the list's first edge is `-paramChild - 2`). A table without such patterns
 /// never has one, so its walk tests `paramChild >= 0` exactly as before.
+///
+/// A node with exactly one literal child keeps that child's edge-table slot in `literals`: the walk compares the
+/// element with that edge directly, without digesting it (most trie levels have a single literal child). The
+/// edge stays in the hash table too, so every other lookup (the store's, the full search's) is unchanged.
 struct TrieNode: BitwiseCopyable {
     var route: Int32 = -1
     var catchAllRoute: Int32 = -1
     /// ≥ 0: the one plain `:param` child; -1: none; ≤ -2: a list of special edges (see above).
     var paramChild: Int32 = -1
-    var literalCount: Int32 = 0
+    /// -1: no literal child; ≥ 0: the edge slot of the only one; -2: several (look them up by hash).
+    var literals: Int32 = -1
+
+    @inline(__always) var hasLiterals: Bool { literals != -1 }
+
+    /// 512 nodes a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 
     /// The first special edge, or -1 when the node has no list.
     @inline(__always) var specialHead: Int32 { paramChild < -1 ? ~paramChild &- 1 : -1 }  // -paramChild - 2
@@ -93,6 +103,9 @@ struct Edge: BitwiseCopyable {
     var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
     var keyLength: Int32 = 0
     var child: Int32 = -1
+
+    /// 512 slots a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 }
 
 /// A route whose every segment is a literal, by the hash of its host and path ("host/a/b"): a URL written
@@ -104,11 +117,17 @@ struct StaticSlot: BitwiseCopyable {
     var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
     var length: Int32 = 0
     var route: Int32 = -1  // -1 with a key: a removed route (the slot keeps probe chains intact)
+
+    /// 512 slots a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 }
 
 struct RouteSlot: BitwiseCopyable {
     var blob: UnsafeRawPointer?  // nil once removed
     var node: Int32
+
+    /// 512 routes a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 }
 
 @inline(__always) func edgeTag(_ parent: Int32, _ hash: UInt32) -> UInt64 {
@@ -117,7 +136,7 @@ struct RouteSlot: BitwiseCopyable {
 
 /// Fibonacci hashing of a tag to a slot of a table of 2^bits slots.
 @inline(__always) func slotIndex(_ tag: UInt64, _ bits: Int) -> Int {
-    Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- bits))
+    Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(truncatingIfNeeded: 64 &- bits))
 }
 
 /// The root's literal children (the schemes) while there are at most four, each of at most eight bytes: the
