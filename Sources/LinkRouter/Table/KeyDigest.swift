@@ -65,3 +65,16 @@ func tailsEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ n: Int
     }
     return true
 }
+
+/// The last ≤ 8 bytes of `p[0..<n]`, little-endian and zero-padded (0 for an empty key).
+@inline(__always)
+func tailWord(_ p: UnsafePointer<UInt8>?, _ n: Int) -> UInt64 {
+    guard let p, n > 0 else { return 0 }
+    return n >= 8 ? UnsafeRawPointer(p + (n &- 8)).loadUnaligned(as: UInt64.self) : loadWord(p, n)
+}
+
+/// The static filter's bit (of 2^bits, bits in 1 ... 63) for a key of `n` bytes whose `tailWord` is `tail`.
+@inline(__always)
+func staticFilterBit(_ tail: UInt64, _ n: Int, bits: Int) -> Int {
+    Int(truncatingIfNeeded: ((tail ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(truncatingIfNeeded: 64 &- bits))
+}

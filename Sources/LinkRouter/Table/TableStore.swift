@@ -10,6 +10,11 @@ struct TableStore {
     var staticUsed = 0  // slots with a key, removed ones included
     /// Bit `length % 64` is set for the length of every static key: a cheap first filter for URLs.
     var staticLengths: UInt64 = 0
+    /// The second filter: bit `staticFilterBit` of every static key (by its length and last eight bytes), 8 bits
+    /// per slot of the static table, so that most URLs without a static route are refused before their key
+    /// is hashed. Bits are only set (a removed route's stays until the table grows): a superset is enough.
+    var staticFilter = ChunkedArray<UInt64>(shift: TableStore.filterChunkShift, fill: 0, count: 2)
+    @inline(__always) static var filterChunkShift: Int { 9 }
     /// The root's literal children, for the walk's first step.
     var schemes = SchemeIndex()
     var routes = ChunkedArray<RouteSlot>(shift: RouteSlot.chunkShift, fill: RouteSlot(blob: nil, node: -1))
@@ -142,6 +147,13 @@ struct TableStore {
         statics[i] = StaticSlot(tag: tag, key: stored, length: Int32(truncatingIfNeeded: bytes.count), route: route)
         staticUsed += 1
         staticLengths |= 1 << UInt64(bytes.count & 63)
+        markFilter(stored, bytes.count)
+    }
+
+    /// Sets the static filter's bit for a key (2^(staticBits + 3) bits: 2^(staticBits - 3) words).
+    private mutating func markFilter(_ key: UnsafePointer<UInt8>?, _ n: Int) {
+        let bit = staticFilterBit(tailWord(key, n), n, bits: staticBits + 3)
+        staticFilter[bit >> 6] |= 1 << UInt64(bit & 63)
     }
 
     /// Doubles the static table, dropping removed routes' slots.
@@ -151,12 +163,14 @@ struct TableStore {
         staticBits += 1
         statics = ChunkedArray(shift: StaticSlot.chunkShift, fill: StaticSlot(), count: 1 << staticBits)
         staticUsed = 0
+        staticFilter = ChunkedArray(shift: TableStore.filterChunkShift, fill: 0, count: 1 << (staticBits - 3))
         let mask = (1 << staticBits) - 1
         for k in 0..<oldSize where old[k].key != nil && old[k].route >= 0 {
             var i = slotIndex(old[k].tag, staticBits)
             while statics[i].key != nil { i = (i + 1) & mask }
             statics[i] = old[k]
             staticUsed += 1
+            markFilter(old[k].key, Int(old[k].length))
         }
     }
 

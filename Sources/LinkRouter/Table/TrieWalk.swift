@@ -172,11 +172,26 @@ struct TrieWalk {
         return slashes & (slashes &>> 1) == 0 && (length == 0 || slashes &>> UInt64(truncatingIfNeeded: length &- 1) & 1 == 0)
     }
 
-    /// The route of a canonically written URL from the static table, or -1.
+    /// The route of a canonically written URL from the static table, or -1. The length filter is checked
+    /// inline (most URLs stop there on small tables); the rest is a call.
     @inline(__always)
     func staticRoute(_ schemeNode: Int32) -> Int32 {
         let length = pathEnd &- hostStart
-        guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0,
+        guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0 else { return -1 }
+        return staticProbe(schemeNode, length)
+    }
+
+    /// `staticRoute` past its length filter, for the `length` (≥ 1: a host) bytes from `hostStart`: the tail
+    /// filter (`TableStore.staticFilter`), then the canonical check and the probe.
+    @inline(never)
+    func staticProbe(_ schemeNode: Int32, _ length: Int) -> Int32 {
+        // The key's last ≤ 8 bytes (`tailWord`), with one load ending at the path's end when the URL is that long.
+        let tail = pathEnd >= 8
+            ? UnsafeRawPointer(p + (pathEnd &- 8)).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- min(length, 8)) &* 8)
+            : loadWord(p + hostStart, length)
+        let bit = staticFilterBit(tail, length, bits: staticBits &+ 3)
+        let word = table.staticFilter.address(bit &>> 6, shift: TableStore.filterChunkShift).pointee
+        guard word & (1 &<< UInt64(truncatingIfNeeded: bit & 63)) != 0,
               segmentsByBits ? canonicalByBits : pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
         let d = digest(p + hostStart, length, fold: false, before: hostStart, after: urlCount &- hostStart)
         let tag = edgeTag(schemeNode, d.hash)
