@@ -78,7 +78,7 @@ struct TableStore {
         let slot = insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
         edgeCount += 1
         nodes[Int(parent)].literals = nodes[Int(parent)].hasLiterals ? -2 : TableStore.single(slot)
-        if parent == 0 { schemes.add(key, node: child) }
+        if parent == 0 { schemes.add(key, node: child) } else { schemes.addHost(key, node: child, parent: parent) }
         return child
     }
 

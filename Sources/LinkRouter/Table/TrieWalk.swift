@@ -362,16 +362,26 @@ struct TrieWalk {
     /// left the path's step a call (once per segment, where this is once per lookup).
     @inline(never)
     func hostStep(_ node: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
-        greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, &w, &scratch, &route)
+        // A scheme's few short hosts are compared as words (SchemeIndex.hostChild); a port or an escape takes
+        // the general step.
+        if !hostHasPercent && !hasPort {
+            let n = hostEnd &- hostStart
+            let key = n <= 7 ? HostIndex.key(lowercasedWord(loadHead(p + hostStart, n, before: hostStart, after: urlCount &- hostStart)), n) : 0
+            if let c = table.schemes.hostChild(node, key) {
+                if c >= 0 { return c }
+                return greedyStep(node, hostStart, hostEnd, percent: false, host: true, literals: false, &w, &scratch, &route)
+            }
+        }
+        return greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, &w, &scratch, &route)
     }
 
     /// One level of the greedy descent, for the element written at `s ..< e`: the child it leads to, or -1 with
     /// `route` set when a catch-all takes the rest, or left at -1 when the descent dead-ends.
     @inline(__always)
-    func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, _ w: inout WalkState,
-                    _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
+    func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, literals: Bool = true,
+                    _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
         let n = nodeAt(node)
-        if n.hasLiterals {
+        if literals && n.hasLiterals {  // `literals` false: the caller knows that no literal child matches
             var c: Int32 = -1
             if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
             if c < 0 {
