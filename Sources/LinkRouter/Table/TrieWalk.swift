@@ -296,12 +296,13 @@ struct TrieWalk {
             }
             if c >= 0 {
                 route = staticRoute(c)
-                if route < 0 { route = greedy(c, &w, &scratch) }
+                // The host from the scheme's host index here, in the caller: in `greedy` it made the path's step a call.
+                if route < 0 { route = greedy(c, indexed: hostFirst ? indexedHost(c) : -2, &w, &scratch) }
                 if route < 0 { route = descend(c, &w, &scratch) }
             }
         }
         if route < 0 && root.paramChild >= 0 {
-            route = greedy(root.paramChild, &w, &scratch)
+            route = greedy(root.paramChild, indexed: -2, &w, &scratch)
             if route < 0 { route = descend(root.paramChild, &w, &scratch) }
         }
         guard route >= 0, let base = routeAt(route).blob else { return nil }
@@ -332,12 +333,12 @@ struct TrieWalk {
     /// The first choice at every level: literal, else `:param`, else `*`. A route reached this way is the
     /// answer of the full search; -1 means "search", with the captures cleared.
     /// The host's level is taken before the loop, so that the loop's steps are specialized for path segments
-    /// (no case folding, no port).
+    /// (no case folding, no port). `indexed`: the host's child from `indexedHost` (-2: not looked up there).
     @inline(__always)
-    func greedy(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
+    func greedy(_ start: Int32, indexed: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
         var node = start
         var route: Int32 = -1
-        if hostFirst { node = hostStep(node, &w, &scratch, &route) }
+        if hostFirst { node = indexed >= 0 ? indexed : hostStep(node, literals: indexed != -1, &w, &scratch, &route) }
         var next = pathStart  // where the next path segment is looked for
         while node >= 0 {
             let (k, e, percent) = nextSegment(from: next)
@@ -358,21 +359,22 @@ struct TrieWalk {
         return -1
     }
 
-    /// The greedy descent's step for the host, out of line: with both steps inline, the inliner's size limits
-    /// left the path's step a call (once per segment, where this is once per lookup).
+    /// The literal child of scheme node `node` for the URL's host from the scheme's host index: ≥ 0 the child,
+    /// -1 none (the index is complete), -2 the index cannot tell (none, incomplete, or a port or an escape).
+    @inline(__always)
+    func indexedHost(_ node: Int32) -> Int32 {
+        guard !hostHasPercent && !hasPort else { return -2 }
+        let n = hostEnd &- hostStart
+        let key = n <= 7 ? HostIndex.key(lowercasedWord(loadHead(p + hostStart, n, before: hostStart, after: urlCount &- hostStart)), n) : 0
+        return table.schemes.hostChild(node, key) ?? -2
+    }
+
+    /// The greedy descent's step for the host when the host index did not find it, out of line: with both steps
+    /// inline, the inliner's size limits left the path's step a call (once per segment; this is once per lookup
+    /// at most). `literals` false: the index said that no literal child matches.
     @inline(never)
-    func hostStep(_ node: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
-        // A scheme's few short hosts are compared as words (SchemeIndex.hostChild); a port or an escape takes
-        // the general step.
-        if !hostHasPercent && !hasPort {
-            let n = hostEnd &- hostStart
-            let key = n <= 7 ? HostIndex.key(lowercasedWord(loadHead(p + hostStart, n, before: hostStart, after: urlCount &- hostStart)), n) : 0
-            if let c = table.schemes.hostChild(node, key) {
-                if c >= 0 { return c }
-                return greedyStep(node, hostStart, hostEnd, percent: false, host: true, literals: false, &w, &scratch, &route)
-            }
-        }
-        return greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, &w, &scratch, &route)
+    func hostStep(_ node: Int32, literals: Bool, _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
+        greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, literals: literals, &w, &scratch, &route)
     }
 
     /// One level of the greedy descent, for the element written at `s ..< e`: the child it leads to, or -1 with
