@@ -178,6 +178,17 @@ struct SchemeIndex: BitwiseCopyable {
         if nodes.3 == parent { hosts.3.add(key, node: node) }
     }
 
+    /// Whether scheme node `parent`'s hosts are indexed (checked before the URL's key is made: large tables'
+    /// are not, and pay only this).
+    @inline(__always)
+    func indexesHosts(_ parent: Int32) -> Bool {
+        if nodes.0 == parent { return hosts.0.isComplete }
+        if nodes.1 == parent { return hosts.1.isComplete }
+        if nodes.2 == parent { return hosts.2.isComplete }
+        if nodes.3 == parent { return hosts.3.isComplete }
+        return false
+    }
+
     /// The literal child of scheme node `parent` whose key is `key` (`HostIndex.key`; 0 for a host of more than
     /// seven bytes, which matches none), -1 when none is; nil when the index cannot tell (`parent` is not an
     /// indexed scheme's node, or its hosts' index is incomplete).
@@ -211,6 +222,7 @@ struct HostIndex: BitwiseCopyable {
     private var nodes: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
     private var count = 0
     private var complete = true
+    @inline(__always) var isComplete: Bool { complete }
 
     /// The index's key for `n` (1 ... 7) bytes whose zero-padded word is `head`.
     @inline(__always) static func key(_ head: UInt64, _ n: Int) -> UInt64 { head | UInt64(truncatingIfNeeded: n) &<< 56 }

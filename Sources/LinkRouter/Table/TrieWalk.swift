@@ -363,7 +363,7 @@ struct TrieWalk {
     /// -1 none (the index is complete), -2 the index cannot tell (none, incomplete, or a port or an escape).
     @inline(__always)
     func indexedHost(_ node: Int32) -> Int32 {
-        guard !hostHasPercent && !hasPort else { return -2 }
+        guard !hostHasPercent && !hasPort && table.schemes.indexesHosts(node) else { return -2 }
         let n = hostEnd &- hostStart
         let key = n <= 7 ? HostIndex.key(lowercasedWord(loadHead(p + hostStart, n, before: hostStart, after: urlCount &- hostStart)), n) : 0
         return table.schemes.hostChild(node, key) ?? -2
