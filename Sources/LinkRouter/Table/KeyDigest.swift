@@ -11,9 +11,10 @@ struct KeyDigest {
     return m ^ (m &>> 29)
 }
 
+/// The hash's 32 bits: `mix` already multiplied and folded; every user spreads the result again (`slotIndex`
+/// multiplies the tag), so a second multiplication here bought nothing but instructions.
 @inline(__always) func finish(_ h: UInt64) -> UInt32 {
-    let m = (h ^ (h &>> 32)) &* 0xC4CE_B9FE_1A85_EC53
-    return UInt32(truncatingIfNeeded: m ^ (m &>> 29))
+    UInt32(truncatingIfNeeded: h ^ (h &>> 32))
 }
 
 /// Digest of `p[0..<n]`, ASCII-lower-cased when `fold`. `before`/`after` say how much memory around `p`
