@@ -4,12 +4,13 @@ package final class RouteTable: @unchecked Sendable {
     // FrozenChunks and ByteArena), so concurrent reads are safe.
     let store: TableStore
     private let frozen: (FrozenChunks<TrieNode>, FrozenChunks<Edge>, FrozenChunks<RouteSlot>, FrozenChunks<StaticSlot>,
-                         FrozenChunks<SpecialEdge>, [AnyObject])
+                         FrozenChunks<SpecialEdge>, FrozenChunks<UInt64>, [AnyObject])
     let nodes: ChunkReader<TrieNode>
     let edges: ChunkReader<Edge>
     let routes: ChunkReader<RouteSlot>
     let statics: ChunkReader<StaticSlot>
     let specials: ChunkReader<SpecialEdge>
+    let staticFilter: ChunkReader<UInt64>
     let edgeBits: Int
     let edgeMask: Int
     let staticBits: Int
@@ -22,8 +23,9 @@ package final class RouteTable: @unchecked Sendable {
     init(_ store: TableStore) {
         self.store = store
         let n = store.nodes.freeze(), e = store.edges.freeze(), r = store.routes.freeze(), st = store.statics.freeze()
-        let sp = store.specials.freeze()
-        frozen = (n, e, r, st, sp, store.arena.owners)
+        let sp = store.specials.freeze(), sf = store.staticFilter.freeze()
+        frozen = (n, e, r, st, sp, sf, store.arena.owners)
+        staticFilter = sf.reader
         specials = sp.reader
         nodes = n.reader
         edges = e.reader
@@ -50,6 +52,7 @@ package final class RouteTable: @unchecked Sendable {
         store.nodes.count * MemoryLayout<TrieNode>.stride + (1 << store.edgeBits) * MemoryLayout<Edge>.stride
             + (1 << store.staticBits) * MemoryLayout<StaticSlot>.stride
             + store.routes.count * MemoryLayout<RouteSlot>.stride + store.specials.count * MemoryLayout<SpecialEdge>.stride
+            + store.staticFilter.count * 8
             + store.arena.totalBytes
     }
 

@@ -1,18 +1,23 @@
 /// The mutable side of a table: a value that starts as a copy of a snapshot's storage (sharing its chunks)
 /// and becomes the next snapshot. Used by one writer at a time.
 struct TableStore {
-    var nodes = ChunkedArray<TrieNode>(shift: 9, fill: TrieNode(), count: 1)  // node 0: the root
-    var edges = ChunkedArray<Edge>(shift: 9, fill: Edge(), count: 16)
+    var nodes = ChunkedArray<TrieNode>(shift: TrieNode.chunkShift, fill: TrieNode(), count: 1)  // node 0: the root
+    var edges = ChunkedArray<Edge>(shift: Edge.chunkShift, fill: Edge(), count: 16)
     var edgeBits = 4
     var edgeCount = 0
-    var statics = ChunkedArray<StaticSlot>(shift: 9, fill: StaticSlot(), count: 16)
+    var statics = ChunkedArray<StaticSlot>(shift: StaticSlot.chunkShift, fill: StaticSlot(), count: 16)
     var staticBits = 4
     var staticUsed = 0  // slots with a key, removed ones included
     /// Bit `length % 64` is set for the length of every static key: a cheap first filter for URLs.
     var staticLengths: UInt64 = 0
+    /// The second filter: bit `staticFilterBit` of every static key (by its length and last eight bytes), 8 bits
+    /// per slot of the static table, so that most URLs without a static route are refused before their key
+    /// is hashed. Bits are only set (a removed route's stays until the table grows): a superset is enough.
+    var staticFilter = ChunkedArray<UInt64>(shift: TableStore.filterChunkShift, fill: 0, count: 2)
+    @inline(__always) static var filterChunkShift: Int { 9 }
     /// The root's literal children, for the walk's first step.
     var schemes = SchemeIndex()
-    var routes = ChunkedArray<RouteSlot>(shift: 9, fill: RouteSlot(blob: nil, node: -1))
+    var routes = ChunkedArray<RouteSlot>(shift: RouteSlot.chunkShift, fill: RouteSlot(blob: nil, node: -1))
     /// Typed and in-segment parameter children (see `TrieNode`); empty for tables without such patterns.
     var specials = ChunkedArray<SpecialEdge>(shift: SpecialEdge.chunkShift, fill: SpecialEdge())
     var arena = ByteArena()
@@ -47,11 +52,20 @@ struct TableStore {
         }
     }
 
-    private mutating func insertEdge(_ edge: Edge) {
+    /// Puts `edge` in the first free slot of its probe chain and returns that slot.
+    @discardableResult
+    private mutating func insertEdge(_ edge: Edge) -> Int {
         let mask = (1 << edgeBits) - 1
         var i = slotIndex(edge.tag, edgeBits)
         while edges[i].key != nil { i = (i + 1) & mask }
         edges[i] = edge
+        return i
+    }
+
+    /// `literals` for a node whose only literal child is in edge slot `slot` (several, in the unreachable case
+    /// of a slot beyond Int32).
+    private static func single(_ slot: Int) -> Int32 {
+        slot <= Int(Int32.max) ? Int32(truncatingIfNeeded: slot) : -2
     }
 
     mutating func literalChild(_ parent: Int32, _ key: [UInt8]) -> Int32 {
@@ -61,20 +75,24 @@ struct TableStore {
         let child = Int32(truncatingIfNeeded: nodes.append(TrieNode()))  // below Int32.max: insert checked
         let stored = key.withUnsafeBufferPointer { arena.store(ByteSpan(start: $0.baseAddress, count: $0.count)) }
         let d = digest(stored, key.count, fold: false)
-        insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
+        let slot = insertEdge(Edge(tag: edgeTag(parent, d.hash), head: d.head, key: stored, keyLength: Int32(truncatingIfNeeded: key.count), child: child))
         edgeCount += 1
-        nodes[Int(parent)].literalCount += 1
-        if parent == 0 { schemes.add(key, node: child) }
+        nodes[Int(parent)].literals = nodes[Int(parent)].hasLiterals ? -2 : TableStore.single(slot)
+        if parent == 0 { schemes.add(key, node: child) } else { schemes.addHost(key, node: child, parent: parent) }
         return child
     }
 
-    /// Doubles the edge table (amortised O(1) per edge).
+    /// Doubles the edge table (amortised O(1) per edge). Edges move, so single-child nodes follow theirs.
     private mutating func growEdges() {
         let old = edges
         let oldSize = 1 << edgeBits
         edgeBits += 1
-        edges = ChunkedArray(shift: 9, fill: Edge(), count: 1 << edgeBits)
-        for i in 0..<oldSize where old[i].key != nil { insertEdge(old[i]) }
+        edges = ChunkedArray(shift: Edge.chunkShift, fill: Edge(), count: 1 << edgeBits)
+        for i in 0..<oldSize where old[i].key != nil {
+            let slot = insertEdge(old[i])
+            let parent = Int(old[i].tag >> 32)
+            if nodes[parent].literals >= 0 { nodes[parent].literals = TableStore.single(slot) }
+        }
     }
 
     // MARK: Static routes
@@ -129,6 +147,13 @@ struct TableStore {
         statics[i] = StaticSlot(tag: tag, key: stored, length: Int32(truncatingIfNeeded: bytes.count), route: route)
         staticUsed += 1
         staticLengths |= 1 << UInt64(bytes.count & 63)
+        markFilter(stored, bytes.count)
+    }
+
+    /// Sets the static filter's bit for a key (2^(staticBits + 3) bits: 2^(staticBits - 3) words).
+    private mutating func markFilter(_ key: UnsafePointer<UInt8>?, _ n: Int) {
+        let bit = staticFilterBit(tailWord(key, n), n, bits: staticBits + 3)
+        staticFilter[bit >> 6] |= 1 << UInt64(bit & 63)
     }
 
     /// Doubles the static table, dropping removed routes' slots.
@@ -136,14 +161,16 @@ struct TableStore {
         let old = statics
         let oldSize = 1 << staticBits
         staticBits += 1
-        statics = ChunkedArray(shift: 9, fill: StaticSlot(), count: 1 << staticBits)
+        statics = ChunkedArray(shift: StaticSlot.chunkShift, fill: StaticSlot(), count: 1 << staticBits)
         staticUsed = 0
+        staticFilter = ChunkedArray(shift: TableStore.filterChunkShift, fill: 0, count: 1 << (staticBits - 3))
         let mask = (1 << staticBits) - 1
         for k in 0..<oldSize where old[k].key != nil && old[k].route >= 0 {
             var i = slotIndex(old[k].tag, staticBits)
             while statics[i].key != nil { i = (i + 1) & mask }
             statics[i] = old[k]
             staticUsed += 1
+            markFilter(old[k].key, Int(old[k].length))
         }
     }
 

@@ -10,12 +10,22 @@
 /// all its parameter children, the plain `:param` included, in a list of `SpecialEdge`s in precedence order, and
 /// says so with `paramChild <= -2` (the list's first edge is `-paramChild - 2`). A table without such patterns
 /// never has one, so its walk tests `paramChild >= 0` exactly as before.
+///
+/// A node with exactly one literal child keeps that child's edge-table slot in `literals`: the walk compares the
+/// element with that edge directly, without digesting it (most trie levels have a single literal child). The
+/// edge stays in the hash table too, so every other lookup (the store's, the full search's) is unchanged.
 struct TrieNode: BitwiseCopyable {
     var route: Int32 = -1
     var catchAllRoute: Int32 = -1
     /// ≥ 0: the one plain `:param` child; -1: none; ≤ -2: a list of special edges (see above).
     var paramChild: Int32 = -1
-    var literalCount: Int32 = 0
+    /// -1: no literal child; ≥ 0: the edge slot of the only one; -2: several (look them up by hash).
+    var literals: Int32 = -1
+
+    @inline(__always) var hasLiterals: Bool { literals != -1 }
+
+    /// 512 nodes a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 
     /// The first special edge, or -1 when the node has no list.
     @inline(__always) var specialHead: Int32 { paramChild < -1 ? ~paramChild &- 1 : -1 }  // -paramChild - 2
@@ -93,6 +103,9 @@ struct Edge: BitwiseCopyable {
     var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
     var keyLength: Int32 = 0
     var child: Int32 = -1
+
+    /// 512 slots a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 }
 
 /// A route whose every segment is a literal, by the hash of its host and path ("host/a/b"): a URL written
@@ -104,11 +117,17 @@ struct StaticSlot: BitwiseCopyable {
     var key: UnsafePointer<UInt8>? = nil  // nil: an empty slot
     var length: Int32 = 0
     var route: Int32 = -1  // -1 with a key: a removed route (the slot keeps probe chains intact)
+
+    /// 512 slots a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 }
 
 struct RouteSlot: BitwiseCopyable {
     var blob: UnsafeRawPointer?  // nil once removed
     var node: Int32
+
+    /// 512 routes a chunk: the store's and the walk's (a constant, so the walk needs not load it).
+    @inline(__always) static var chunkShift: Int { 9 }
 }
 
 @inline(__always) func edgeTag(_ parent: Int32, _ hash: UInt32) -> UInt64 {
@@ -117,7 +136,7 @@ struct RouteSlot: BitwiseCopyable {
 
 /// Fibonacci hashing of a tag to a slot of a table of 2^bits slots.
 @inline(__always) func slotIndex(_ tag: UInt64, _ bits: Int) -> Int {
-    Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(64 &- bits))
+    Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(truncatingIfNeeded: 64 &- bits))
 }
 
 /// The root's literal children (the schemes) while there are at most four, each of at most eight bytes: the
@@ -131,6 +150,8 @@ struct SchemeIndex: BitwiseCopyable {
     private var nodes: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
     private var count = 0
     private(set) var complete = true
+    /// The literal children (hosts, "host:port") of each scheme's node, in the same order.
+    private var hosts = (HostIndex(), HostIndex(), HostIndex(), HostIndex())
 
     /// Notes the root's new child `node` for the (lower-cased) scheme `key`.
     mutating func add(_ key: [UInt8], node: Int32) {
@@ -149,6 +170,37 @@ struct SchemeIndex: BitwiseCopyable {
         count += 1
     }
 
+    /// Notes the new literal child `node` (for `key`) of `parent`, when `parent` is an indexed scheme's node.
+    mutating func addHost(_ key: [UInt8], node: Int32, parent: Int32) {
+        if nodes.0 == parent { hosts.0.add(key, node: node) }
+        if nodes.1 == parent { hosts.1.add(key, node: node) }
+        if nodes.2 == parent { hosts.2.add(key, node: node) }
+        if nodes.3 == parent { hosts.3.add(key, node: node) }
+    }
+
+    /// Whether scheme node `parent`'s hosts are indexed (checked before the URL's key is made: large tables'
+    /// are not, and pay only this).
+    @inline(__always)
+    func indexesHosts(_ parent: Int32) -> Bool {
+        if nodes.0 == parent { return hosts.0.isComplete }
+        if nodes.1 == parent { return hosts.1.isComplete }
+        if nodes.2 == parent { return hosts.2.isComplete }
+        if nodes.3 == parent { return hosts.3.isComplete }
+        return false
+    }
+
+    /// The literal child of scheme node `parent` whose key is `key` (`HostIndex.key`; 0 for a host of more than
+    /// seven bytes, which matches none), -1 when none is; nil when the index cannot tell (`parent` is not an
+    /// indexed scheme's node, or its hosts' index is incomplete).
+    @inline(__always)
+    func hostChild(_ parent: Int32, _ key: UInt64) -> Int32? {
+        if nodes.0 == parent { return hosts.0.child(key) }
+        if nodes.1 == parent { return hosts.1.child(key) }
+        if nodes.2 == parent { return hosts.2.child(key) }
+        if nodes.3 == parent { return hosts.3.child(key) }
+        return nil
+    }
+
     /// The root's child for a scheme of 1 ... 8 bytes, none of them 0, whose lower-cased, zero-padded bytes are
     /// `head`; -1 when there is none (the index is complete: the caller checks).
     @inline(__always)
@@ -157,6 +209,49 @@ struct SchemeIndex: BitwiseCopyable {
         if heads.1 == head { return nodes.1 }
         if heads.2 == head { return nodes.2 }
         if heads.3 == head { return nodes.3 }
+        return -1
+    }
+}
+
+/// A scheme node's literal children (hosts, and "host:port" keys) while there are at most four, each of at most
+/// seven bytes: the walk's host step then compares one word per child instead of hashing the host. The eighth
+/// byte holds the length, so keys with 0 bytes compare right. Edges are never removed, so the index only grows;
+/// a fifth or a longer key makes it incomplete, and the walk uses the edge table.
+struct HostIndex: BitwiseCopyable {
+    private var keys: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 0: empty (a key's length is ≥ 1)
+    private var nodes: (Int32, Int32, Int32, Int32) = (-1, -1, -1, -1)
+    private var count = 0
+    private var complete = true
+    @inline(__always) var isComplete: Bool { complete }
+
+    /// The index's key for `n` (1 ... 7) bytes whose zero-padded word is `head`.
+    @inline(__always) static func key(_ head: UInt64, _ n: Int) -> UInt64 { head | UInt64(truncatingIfNeeded: n) &<< 56 }
+
+    mutating func add(_ key: [UInt8], node: Int32) {
+        guard complete, count < 4, !key.isEmpty, key.count <= 7 else {
+            complete = false
+            return
+        }
+        var head: UInt64 = 0
+        for (i, b) in key.enumerated() { head |= UInt64(b) << UInt64(8 * i) }
+        let k = HostIndex.key(head, key.count)
+        switch count {
+        case 0: (keys.0, nodes.0) = (k, node)
+        case 1: (keys.1, nodes.1) = (k, node)
+        case 2: (keys.2, nodes.2) = (k, node)
+        default: (keys.3, nodes.3) = (k, node)
+        }
+        count += 1
+    }
+
+    /// The child for `key`, -1 when none; nil when incomplete.
+    @inline(__always)
+    func child(_ key: UInt64) -> Int32? {
+        guard complete else { return nil }
+        if keys.0 == key { return nodes.0 }
+        if keys.1 == key { return nodes.1 }
+        if keys.2 == key { return nodes.2 }
+        if keys.3 == key { return nodes.3 }
         return -1
     }
 }

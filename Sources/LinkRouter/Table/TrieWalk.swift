@@ -3,10 +3,12 @@ struct TrieWalk {
     /// The table, read in place: copying its readers into the walk cost about 60 instructions a lookup, more
     /// than the loads through this reference. Unretained: the caller holds the snapshot for the walk.
     unowned(unsafe) let table: RouteTable
-    @inline(__always) var nodes: ChunkReader<TrieNode> { table.nodes }
-    @inline(__always) var edges: ChunkReader<Edge> { table.edges }
-    @inline(__always) var routes: ChunkReader<RouteSlot> { table.routes }
-    @inline(__always) var statics: ChunkReader<StaticSlot> { table.statics }
+    /// Node, edge, route and static slot `i`, read in place with the store's constant chunk size (the reader's
+    /// shift and mask are not loaded).
+    @inline(__always) func nodeAt(_ i: Int32) -> TrieNode { table.nodes.address(Int(i), shift: TrieNode.chunkShift).pointee }
+    @inline(__always) func edgeAt(_ i: Int) -> UnsafePointer<Edge> { table.edges.address(i, shift: Edge.chunkShift) }
+    @inline(__always) func routeAt(_ i: Int32) -> RouteSlot { table.routes.address(Int(i), shift: RouteSlot.chunkShift).pointee }
+    @inline(__always) func staticAt(_ i: Int) -> StaticSlot { table.statics.address(i, shift: StaticSlot.chunkShift).pointee }
     /// Special edge `k`, read in place.
     @inline(__always) func specialEdge(_ k: Int32) -> UnsafePointer<SpecialEdge> {
         table.specials.address(Int(k), shift: SpecialEdge.chunkShift)
@@ -61,15 +63,37 @@ struct TrieWalk {
     @inline(__always)
     func child(_ parent: Int32, _ key: UnsafePointer<UInt8>?, _ length: Int, _ d: KeyDigest, fold: Bool) -> Int32 {
         let tag = edgeTag(parent, d.hash)
-        var i = slotIndex(tag, edgeBits)
+        return probe(from: slotIndex(tag, edgeBits), tag, key, length, head: d.head, fold: fold)
+    }
+
+    /// The child of the edge with `tag` and the key (`head`: as `KeyDigest.head`), probing from slot `i`; -1 at
+    /// an empty slot.
+    @inline(__always)
+    func probe(from i: Int, _ tag: UInt64, _ key: UnsafePointer<UInt8>?, _ length: Int, head: UInt64, fold: Bool) -> Int32 {
+        var i = i
         while true {
-            let e = edges[i]
-            if e.tag == tag && Int(e.keyLength) == length && e.head == d.head && tailsEqual(key, e.key, length, fold: fold) {
+            let e = edgeAt(i).pointee
+            if e.tag == tag && Int(e.keyLength) == length && e.head == head && tailsEqual(key, e.key, length, fold: fold) {
                 return e.child
             }
             if e.key == nil { return -1 }
             i = (i &+ 1) & edgeMask
         }
+    }
+
+    /// Where the probe for a literal child of `node` (whose record is `n`) starts, and the tag it looks for:
+    /// a node with one literal child starts at that child's edge, with its tag, so the key needs no hash (a
+    /// miss probes on to an empty slot: no other edge has that parent). `head`: the key's, as `KeyDigest.head`.
+    /// Kept apart from `probe` (and the walk calls both): each is small enough for the inliner to take always.
+    @inline(__always)
+    func probeStart(_ node: Int32, _ n: TrieNode, _ key: UnsafePointer<UInt8>, _ length: Int, head: UInt64,
+                    fold: Bool) -> (slot: Int, tag: UInt64) {
+        if n.literals >= 0 {
+            let i = Int(n.literals)
+            return (i, edgeAt(i).pointee.tag)
+        }
+        let tag = edgeTag(node, keyHash(key, length, head: head, fold: fold))
+        return (slotIndex(tag, edgeBits), tag)
     }
 
     /// The end of the path segment that starts at `start`, and whether it holds a "%".
@@ -98,16 +122,6 @@ struct TrieWalk {
         if k >= pathEnd { return (pathEnd, pathEnd, false) }
         let (e, percent) = segment(from: k)
         return (k, e, percent)
-    }
-
-    /// The literal child of `node` for the element written at `start ..< end`. An element with a `%` is looked
-    /// up out of line, so that the common case stays small enough to inline into the walk.
-    @inline(__always)
-    func literalChild(_ node: Int32, _ start: Int, _ end: Int, hasPercent: Bool, fold: Bool,
-                      _ scratch: inout ByteWriter) -> Int32 {
-        if hasPercent { return decodedLiteralChild(node, start, end, fold: fold, &scratch) }
-        let n = end &- start
-        return child(node, p + start, n, digest(p + start, n, fold: fold, before: start, after: urlCount &- start), fold: fold)
     }
 
     /// `literalChild` for an element with a `%`: looked up decoded, or as written when it does not decode cleanly.
@@ -158,18 +172,33 @@ struct TrieWalk {
         return slashes & (slashes &>> 1) == 0 && (length == 0 || slashes &>> UInt64(truncatingIfNeeded: length &- 1) & 1 == 0)
     }
 
-    /// The route of a canonically written URL from the static table, or -1.
+    /// The route of a canonically written URL from the static table, or -1. The length filter is checked
+    /// inline (most URLs stop there on small tables); the rest is a call.
     @inline(__always)
     func staticRoute(_ schemeNode: Int32) -> Int32 {
         let length = pathEnd &- hostStart
-        guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0,
+        guard staticEligible, staticLengths & (1 &<< UInt64(length & 63)) != 0 else { return -1 }
+        return staticProbe(schemeNode, length)
+    }
+
+    /// `staticRoute` past its length filter, for the `length` (≥ 1: a host) bytes from `hostStart`: the tail
+    /// filter (`TableStore.staticFilter`), then the canonical check and the probe.
+    @inline(never)
+    func staticProbe(_ schemeNode: Int32, _ length: Int) -> Int32 {
+        // The key's last ≤ 8 bytes (`tailWord`), with one load ending at the path's end when the URL is that long.
+        let tail = pathEnd >= 8
+            ? UnsafeRawPointer(p + (pathEnd &- 8)).loadUnaligned(as: UInt64.self) &>> UInt64(truncatingIfNeeded: (8 &- min(length, 8)) &* 8)
+            : loadWord(p + hostStart, length)
+        let bit = staticFilterBit(tail, length, bits: staticBits &+ 3)
+        let word = table.staticFilter.address(bit &>> 6, shift: TableStore.filterChunkShift).pointee
+        guard word & (1 &<< UInt64(truncatingIfNeeded: bit & 63)) != 0,
               segmentsByBits ? canonicalByBits : pathIsCanonical(p, from: pathStart, to: pathEnd) else { return -1 }
         let d = digest(p + hostStart, length, fold: false, before: hostStart, after: urlCount &- hostStart)
         let tag = edgeTag(schemeNode, d.hash)
         let mask = (1 << staticBits) &- 1
         var i = slotIndex(tag, staticBits)
         while true {
-            let s = statics[i]
+            let s = staticAt(i)
             guard let key = s.key else { return -1 }
             if s.tag == tag && Int(s.length) == length && bytesEqual(p + hostStart, key, length) { return s.route }
             i = (i &+ 1) & mask
@@ -256,8 +285,8 @@ struct TrieWalk {
     func run(_ w: inout WalkState, scratch: inout ByteWriter, values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
         // Level 0: the scheme, then `*://`.
         var route: Int32 = -1
-        let root = nodes[0]
-        if root.literalCount > 0 {
+        let root = nodeAt(0)
+        if root.hasLiterals {
             var c: Int32
             if table.schemes.complete && schemeEnd <= 8 {
                 // The URL's scheme (1 ... 8 bytes: parsed with requireScheme) has no 0 byte (URLParts.scan).
@@ -267,15 +296,16 @@ struct TrieWalk {
             }
             if c >= 0 {
                 route = staticRoute(c)
-                if route < 0 { route = greedy(c, &w, &scratch) }
+                // The host from the scheme's host index here, in the caller: in `greedy` it made the path's step a call.
+                if route < 0 { route = greedy(c, indexed: hostFirst ? indexedHost(c) : -2, &w, &scratch) }
                 if route < 0 { route = descend(c, &w, &scratch) }
             }
         }
         if route < 0 && root.paramChild >= 0 {
-            route = greedy(root.paramChild, &w, &scratch)
+            route = greedy(root.paramChild, indexed: -2, &w, &scratch)
             if route < 0 { route = descend(root.paramChild, &w, &scratch) }
         }
-        guard route >= 0, let base = routes[Int(route)].blob else { return nil }
+        guard route >= 0, let base = routeAt(route).blob else { return nil }
         let blob = RouteBlob(base: base)
         if w.capturesMayHavePercent {
             for k in 0..<w.captureCount {
@@ -303,19 +333,17 @@ struct TrieWalk {
     /// The first choice at every level: literal, else `:param`, else `*`. A route reached this way is the
     /// answer of the full search; -1 means "search", with the captures cleared.
     /// The host's level is taken before the loop, so that the loop's steps are specialized for path segments
-    /// (no case folding, no port).
+    /// (no case folding, no port). `indexed`: the host's child from `indexedHost` (-2: not looked up there).
     @inline(__always)
-    func greedy(_ start: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
+    func greedy(_ start: Int32, indexed: Int32, _ w: inout WalkState, _ scratch: inout ByteWriter) -> Int32 {
         var node = start
         var route: Int32 = -1
-        if hostFirst {
-            node = greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, &w, &scratch, &route)
-        }
+        if hostFirst { node = indexed >= 0 ? indexed : hostStep(node, literals: indexed != -1, &w, &scratch, &route) }
         var next = pathStart  // where the next path segment is looked for
         while node >= 0 {
             let (k, e, percent) = nextSegment(from: next)
             if k >= pathEnd {  // the sequence ends here
-                let n = nodes[Int(node)]
+                let n = nodeAt(node)
                 if n.route >= 0 { return n.route }
                 if n.catchAllRoute >= 0 {
                     w.catchAllStart = -1
@@ -331,19 +359,44 @@ struct TrieWalk {
         return -1
     }
 
+    /// The literal child of scheme node `node` for the URL's host from the scheme's host index: ≥ 0 the child,
+    /// -1 none (the index is complete), -2 the index cannot tell (none, incomplete, or a port or an escape).
+    @inline(__always)
+    func indexedHost(_ node: Int32) -> Int32 {
+        guard !hostHasPercent && !hasPort && table.schemes.indexesHosts(node) else { return -2 }
+        let n = hostEnd &- hostStart
+        let key = n <= 7 ? HostIndex.key(lowercasedWord(loadHead(p + hostStart, n, before: hostStart, after: urlCount &- hostStart)), n) : 0
+        return table.schemes.hostChild(node, key) ?? -2
+    }
+
+    /// The greedy descent's step for the host when the host index did not find it, out of line: with both steps
+    /// inline, the inliner's size limits left the path's step a call (once per segment; this is once per lookup
+    /// at most). `literals` false: the index said that no literal child matches.
+    @inline(never)
+    func hostStep(_ node: Int32, literals: Bool, _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
+        greedyStep(node, hostStart, hostEnd, percent: hostHasPercent, host: true, literals: literals, &w, &scratch, &route)
+    }
+
     /// One level of the greedy descent, for the element written at `s ..< e`: the child it leads to, or -1 with
     /// `route` set when a catch-all takes the rest, or left at -1 when the descent dead-ends.
     @inline(__always)
-    func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, _ w: inout WalkState,
-                    _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
-        let n = nodes[Int(node)]
-        if n.literalCount > 0 {
+    func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, literals: Bool = true,
+                    _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
+        let n = nodeAt(node)
+        if literals && n.hasLiterals {  // `literals` false: the caller knows that no literal child matches
             var c: Int32 = -1
             if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
             if c < 0 {
-                // Written out for the host (once per lookup): through literalChild it stayed a call.
-                c = host && !percent ? child(node, p + s, e &- s, digest(p + s, e &- s, fold: true, before: s, after: urlCount &- s), fold: true)
-                    : literalChild(node, s, e, hasPercent: percent, fold: host, &scratch)
+                if percent {
+                    c = decodedLiteralChild(node, s, e, fold: host, &scratch)
+                } else {
+                    // In pieces, each small enough for the inliner to take always (a wrapper of them was not).
+                    let length = e &- s
+                    var head = loadHead(p + s, length, before: s, after: urlCount &- s)
+                    if host { head = lowercasedWord(head) }
+                    let start = probeStart(node, n, p + s, length, head: head, fold: host)
+                    c = probe(from: start.slot, start.tag, p + s, length, head: head, fold: host)
+                }
             }
             if c >= 0 { return c }
         }
@@ -416,7 +469,7 @@ struct TrieWalk {
         frames[0] = SearchFrame(node: start, step: .enter, special: -1)
         while true {
             let node = frames[i].node
-            let n = nodes[Int(node)]
+            let n = nodeAt(node)
             var child: Int32 = -1
             switch frames[i].step {
             case .enter:
@@ -434,10 +487,10 @@ struct TrieWalk {
                 continue
             case .hostPort:
                 frames[i].step = .literal
-                if i == 0 && n.literalCount > 0 { child = hostWithPortChild(node, &w, &scratch) }
+                if i == 0 && n.hasLiterals { child = hostWithPortChild(node, &w, &scratch) }
             case .literal:
                 frames[i].step = .param
-                if n.literalCount > 0 { child = literalChild(node, element: i, &scratch) }
+                if n.hasLiterals { child = literalChild(node, element: i, &scratch) }
             case .param:
                 frames[i].step = .catchAll
                 if n.paramChild >= 0 {
