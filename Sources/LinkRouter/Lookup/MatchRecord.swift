@@ -230,6 +230,17 @@ package struct MatchRecord {
         return try mergeAndWrite(r, extras: extras, maxNesting: maxNesting, allocate: allocate)
     }
 
+    /// `build` of the quick lane's match (`RouterState.quickRecord`): the route's path parameters alone, of a URL
+    /// that was not rewritten and has no query, with no extras. Its own function, so that `write` is inlined here
+    /// with those facts in view and its branches for the rest fold away.
+    @inline(never)
+    static func buildPathOnly(_ blob: RouteBlob, url: ByteSpan, parts: URLParts, values: UnsafePointer<ByteSpan>,
+                              maxNesting: Int, allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
+        let r = Resolution(blob, url, parts, values: values)
+        let none = UnsafeBufferPointer<QueryPair>(start: nil, count: 0)
+        return try write(r, sources: Sources(r, none), merged: nil, maxNesting: maxNesting, allocate: allocate)
+    }
+
     /// `build` of a match with query pairs or extras: merged first (SPEC §4), then written.
     @inline(never)
     private static func mergeAndWrite(_ r: Resolution, extras: UnsafeBufferPointer<QueryPair>, maxNesting: Int,

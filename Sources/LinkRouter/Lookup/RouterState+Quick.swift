@@ -111,9 +111,15 @@ extension RouterState {
                 case .noMatch: return .noMatch
                 case .matched(let blob):
                     do throws(RouterError) {
-                        let resolution = Resolution(blob, url, parts, values: values)
-                        guard let block = try MatchRecord.build(resolution, extras: extras, maxNesting: limits.maxNestingDepth,
-                                                                allocate: allocate) else { return .general }
+                        let block: UnsafeMutableRawPointer?
+                        if extras.isEmpty {
+                            block = try MatchRecord.buildPathOnly(blob, url: url, parts: parts, values: values,
+                                                                  maxNesting: limits.maxNestingDepth, allocate: allocate)
+                        } else {
+                            block = try MatchRecord.build(Resolution(blob, url, parts, values: values), extras: extras,
+                                                          maxNesting: limits.maxNestingDepth, allocate: allocate)
+                        }
+                        guard let block else { return .general }
                         return .matched(block)
                     } catch {
                         return .general
