@@ -40,11 +40,7 @@ extension RouterState {
     package func cMatchRecord(_ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
                               thread: ThreadState) throws(RouterError) -> UnsafeMutableRawPointer? {
         var capacity = 0
-        let m = try generalMatchRecord(url, extras: extras) { size in
-            guard let (block, bytes) = thread.takeMatchBlock(size) else { return nil }
-            capacity = bytes
-            return block
-        }
+        let m = try generalMatchRecord(url, extras: extras) { thread.takeMatchBlock($0, capacity: &capacity) }
         if let m { MatchRecord.setCapacity(m, capacity) }
         return m
     }

@@ -59,7 +59,8 @@ package final class ThreadState {
         free(spareMatch)
     }
 
-    /// `takeMatchBlock`, its capacity stored at `capacity`: the allocator `cMatchRecord` passes on.
+    /// `takeMatchBlock`, its capacity stored at `capacity`: the allocator `cMatchRecord` and `quickCMatchRecord`
+    /// pass on.
     @inline(__always)
     package func takeMatchBlock(_ size: Int, capacity: UnsafeMutablePointer<Int>) -> UnsafeMutableRawPointer? {
         guard let (block, bytes) = takeMatchBlock(size) else { return nil }
