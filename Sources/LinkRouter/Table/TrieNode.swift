@@ -139,6 +139,12 @@ struct RouteSlot: BitwiseCopyable {
     Int(truncatingIfNeeded: (tag &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(truncatingIfNeeded: 64 &- bits))
 }
 
+/// A key of at most eight bytes as the zero-padded little-endian word the walk compares (`loadWord`'s, as it
+/// reads the URL): the word `SchemeIndex` and `HostIndex` keep.
+func indexWord(_ key: [UInt8]) -> UInt64 {
+    key.withUnsafeBufferPointer { b in b.baseAddress.map { loadWord($0, b.count) } ?? 0 }
+}
+
 /// The root's literal children (the schemes) while there are at most four, each of at most eight bytes: the
 /// walk's first step then compares words instead of hashing the scheme. Nodes are never removed, so the index
 /// only grows; a fifth or a longer scheme makes it incomplete, and the walk uses the edge table.
@@ -159,8 +165,7 @@ struct SchemeIndex: BitwiseCopyable {
             complete = false
             return
         }
-        var head: UInt64 = 0
-        for (i, b) in key.enumerated() { head |= UInt64(b) << UInt64(8 * i) }
+        let head = indexWord(key)
         switch count {
         case 0: (heads.0, nodes.0) = (head, node)
         case 1: (heads.1, nodes.1) = (head, node)
@@ -232,8 +237,7 @@ struct HostIndex: BitwiseCopyable {
             complete = false
             return
         }
-        var head: UInt64 = 0
-        for (i, b) in key.enumerated() { head |= UInt64(b) << UInt64(8 * i) }
+        let head = indexWord(key)
         let k = HostIndex.key(head, key.count)
         switch count {
         case 0: (keys.0, nodes.0) = (k, node)
