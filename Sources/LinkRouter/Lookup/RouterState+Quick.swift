@@ -63,8 +63,9 @@ extension RouterState {
     }
 
     /// `resolveFlat` in the quick lane: `.matched` with `found` set and `params[0 ..< found.count]` filled (the
-    /// path parameters: the lane's URLs have no query), `.noMatch`, or `.general` with nothing written but
-    /// scratch. `found` may be uninitialized memory: it is initialized when matched, and only then.
+    /// path parameters, then the query pairs no path parameter takes, as `writeParams` writes them), `.noMatch`,
+    /// or `.general` with nothing written but scratch. `found` may be uninitialized memory: it is initialized
+    /// when matched, and only then.
     @inline(__always)
     package func quickFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                            capacity: Int, into found: UnsafeMutablePointer<FlatMatch>) -> QuickMatch {
