@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A URL router: a table of route patterns and an ordered list of rewrite rules.
 ///
@@ -44,23 +49,45 @@ public final class Router: Sendable {
     // MARK: Snapshots
 
     /// Runs `body` on the current snapshot: from this thread's cache while the generation is unchanged.
+    /// The cached case is written inline (a closure for `ThreadState.with` cost every lookup two calls and a
+    /// thunk); the rest is `withStateUncached`.
     @inline(__always)
     package func withState<R>(_ body: (RouterState) -> R) -> R {
-        let generation = generation.load(ordering: .acquiring)
-        return ThreadState.with(key: threadKey) { thread in
-            if let state = thread.cached(router: id, generation: generation) {
-                return state._withUnsafeGuaranteedRef(body)
-            }
-            let (state, current) = published.withLock { ($0.state, $0.generation) }
-            thread.store(router: id, generation: current, state: state, holder: snapshotHolder)
-            return body(state)
-        }
+        if let state = cachedState() { return state._withUnsafeGuaranteedRef(body) }
+        return withStateUncached(body)
     }
 
-    /// `withState` that also hands `body` this thread's state, found once for both. (Written out, not called by
-    /// the one above: a forwarding closure there cost the other lookups a thunk.)
+    /// `withState` that also hands `body` this thread's state, found once for both.
     @inline(__always)
     package func withState<R>(_ body: (RouterState, ThreadState) -> R) -> R {
+        if let key = threadKey, let p = pthread_getspecific(key) {
+            let thread = Unmanaged<ThreadState>.fromOpaque(p)
+            let generation = generation.load(ordering: .acquiring)
+            if let state = thread._withUnsafeGuaranteedRef({ $0.cached(router: id, generation: generation) }) {
+                return state._withUnsafeGuaranteedRef { s in thread._withUnsafeGuaranteedRef { body(s, $0) } }
+            }
+        }
+        return withStateUncached(body)
+    }
+
+    /// The current snapshot from this thread's cache, unretained (the thread's cache holds it while the router
+    /// lives), or nil when this thread has not cached the current generation.
+    @inline(__always)
+    private func cachedState() -> Unmanaged<RouterState>? {
+        guard let key = threadKey, let p = pthread_getspecific(key) else { return nil }
+        let generation = generation.load(ordering: .acquiring)
+        return Unmanaged<ThreadState>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.cached(router: id, generation: generation) }
+    }
+
+    /// `withState` when the current snapshot is not in this thread's cache: it is cached now (or, with no
+    /// per-thread slot to be had, used uncached).
+    @inline(never)
+    private func withStateUncached<R>(_ body: (RouterState) -> R) -> R {
+        withStateUncached { state, _ in body(state) }
+    }
+
+    @inline(never)
+    private func withStateUncached<R>(_ body: (RouterState, ThreadState) -> R) -> R {
         let generation = generation.load(ordering: .acquiring)
         return ThreadState.with(key: threadKey) { thread in
             if let state = thread.cached(router: id, generation: generation) {
