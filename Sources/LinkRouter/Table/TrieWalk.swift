@@ -81,19 +81,13 @@ struct TrieWalk {
         }
     }
 
-    /// Where the probe for a literal child of `node` (whose record is `n`) starts, and the tag it looks for:
-    /// a node with one literal child starts at that child's edge, with its tag, so the key needs no hash (a
-    /// miss probes on to an empty slot: no other edge has that parent). `head`: the key's, as `KeyDigest.head`.
-    /// Kept apart from `probe` (and the walk calls both): each is small enough for the inliner to take always.
+    /// The literal child of a node whose one literal child's edge is at slot `i`, for the key (`head`: as
+    /// `KeyDigest.head`): that edge alone is compared, without a hash. No other edge has that parent, so a miss
+    /// is final. (Most trie levels have a single literal child.)
     @inline(__always)
-    func probeStart(_ node: Int32, _ n: TrieNode, _ key: UnsafePointer<UInt8>, _ length: Int, head: UInt64,
-                    fold: Bool) -> (slot: Int, tag: UInt64) {
-        if n.literals >= 0 {
-            let i = Int(n.literals)
-            return (i, edgeAt(i).pointee.tag)
-        }
-        let tag = edgeTag(node, keyHash(key, length, head: head, fold: fold))
-        return (slotIndex(tag, edgeBits), tag)
+    func onlyChild(at i: Int32, _ key: UnsafePointer<UInt8>, _ length: Int, head: UInt64, fold: Bool) -> Int32 {
+        let e = edgeAt(Int(i)).pointee
+        return Int(e.keyLength) == length && e.head == head && tailsEqual(key, e.key, length, fold: fold) ? e.child : -1
     }
 
     /// The end of the path segment that starts at `start`, and whether it holds a "%".
@@ -394,8 +388,12 @@ struct TrieWalk {
                     let length = e &- s
                     var head = loadHead(p + s, length, before: s, after: urlCount &- s)
                     if host { head = lowercasedWord(head) }
-                    let start = probeStart(node, n, p + s, length, head: head, fold: host)
-                    c = probe(from: start.slot, start.tag, p + s, length, head: head, fold: host)
+                    if n.literals >= 0 {
+                        c = onlyChild(at: n.literals, p + s, length, head: head, fold: host)
+                    } else {
+                        let tag = edgeTag(node, keyHash(p + s, length, head: head, fold: host))
+                        c = probe(from: slotIndex(tag, edgeBits), tag, p + s, length, head: head, fold: host)
+                    }
                 }
             }
             if c >= 0 { return c }
