@@ -35,11 +35,16 @@ extension RouterState {
         // In order: the URL's length is checked before the scratch room is sized from it (wrapping: at most
         // 2^30 bytes).
         guard rewrites.isEmpty, table.maxParams < RouterState.quickValues, table.maxDepth < 16,
-              url.count <= limits.maxURLLength, scratch.capacity &- scratch.count >= 8 &* url.count &+ 64,
-              parts.scan(url, requireScheme: true), parts.isASCII,
+              url.count <= limits.maxURLLength, scratch.capacity &- scratch.count >= 8 &* url.count &+ 64 else { return .general }
+        // The commonest URL is matched as it is read (`RouteTable.directMatch`); else it is scanned, then walked.
+        pairCount = 0
+        if let p = url.start, let blob = table.directMatch(p, url.count, &parts, values: values),
+           (url.count &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments {
+            return .matched(blob)
+        }
+        guard parts.scan(url, requireScheme: true), parts.isASCII,
               // `checkSegments`'s bound (host counted), without its count: past it, the general path counts.
               (parts.pathEnd &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments else { return .general }
-        pairCount = 0
         if parts.hasQuery {
             guard query else { return .general }
             pairCount = Query.pairCount(parts.query(in: url))

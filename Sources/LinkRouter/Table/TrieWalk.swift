@@ -63,31 +63,7 @@ struct TrieWalk {
     @inline(__always)
     func child(_ parent: Int32, _ key: UnsafePointer<UInt8>?, _ length: Int, _ d: KeyDigest, fold: Bool) -> Int32 {
         let tag = edgeTag(parent, d.hash)
-        return probe(from: slotIndex(tag, edgeBits), tag, key, length, head: d.head, fold: fold)
-    }
-
-    /// The child of the edge with `tag` and the key (`head`: as `KeyDigest.head`), probing from slot `i`; -1 at
-    /// an empty slot.
-    @inline(__always)
-    func probe(from i: Int, _ tag: UInt64, _ key: UnsafePointer<UInt8>?, _ length: Int, head: UInt64, fold: Bool) -> Int32 {
-        var i = i
-        while true {
-            let e = edgeAt(i).pointee
-            if e.tag == tag && Int(e.keyLength) == length && e.head == head && tailsEqual(key, e.key, length, fold: fold) {
-                return e.child
-            }
-            if e.key == nil { return -1 }
-            i = (i &+ 1) & edgeMask
-        }
-    }
-
-    /// The literal child of a node whose one literal child's edge is at slot `i`, for the key (`head`: as
-    /// `KeyDigest.head`): that edge alone is compared, without a hash. No other edge has that parent, so a miss
-    /// is final. (Most trie levels have a single literal child.)
-    @inline(__always)
-    func onlyChild(at i: Int32, _ key: UnsafePointer<UInt8>, _ length: Int, head: UInt64, fold: Bool) -> Int32 {
-        let e = edgeAt(Int(i)).pointee
-        return Int(e.keyLength) == length && e.head == head && tailsEqual(key, e.key, length, fold: fold) ? e.child : -1
+        return table.probe(from: slotIndex(tag, edgeBits), tag, key, length, head: d.head, fold: fold)
     }
 
     /// The end of the path segment that starts at `start`, and whether it holds a "%".
@@ -389,10 +365,10 @@ struct TrieWalk {
                     var head = loadHead(p + s, length, before: s, after: urlCount &- s)
                     if host { head = lowercasedWord(head) }
                     if n.literals >= 0 {
-                        c = onlyChild(at: n.literals, p + s, length, head: head, fold: host)
+                        c = table.onlyChild(at: n.literals, p + s, length, head: head, fold: host)
                     } else {
                         let tag = edgeTag(node, keyHash(p + s, length, head: head, fold: host))
-                        c = probe(from: slotIndex(tag, edgeBits), tag, p + s, length, head: head, fold: host)
+                        c = table.probe(from: slotIndex(tag, edgeBits), tag, p + s, length, head: head, fold: host)
                     }
                 }
             }

@@ -1,0 +1,184 @@
+/// The direct match: the commonest lookup, its URL read once as the trie is walked.
+///
+/// A URL written `scheme://host/path`, and nothing else: a scheme of one to seven lower-case letters, a plain
+/// host (what `hostBytesToSee` passes: no upper case, "%", port, user or "["), a path of plain bytes (what
+/// `rarePathBytes` passes: no "%", "?", "#", control, space or non-ASCII byte). Each segment is found where the
+/// walk needs it and taken as the greedy descent takes it (`TrieWalk.greedy`): the literal child, else the
+/// `:param` child, else a typed parameter whose check is inline (`<int>`, `<uint>`). A route reached so, at the
+/// URL's end, is the pipeline's answer: `URLParts.scan` finds these very parts, the static table holds only
+/// routes this descent reaches, and the full search explores this path first.
+///
+/// Whatever else (another shape of URL, a rare byte, a scheme or host index that cannot tell, a dead end, a
+/// catch-all taking segments, a check out of line) returns nil before anything is written, and the caller scans
+/// the URL and walks as usual: one pipeline decides; this answers only where it gives the same answer, faster
+/// (no `URLParts` pass, no walk set-up, no static probe, no slash bits).
+extension RouteTable {
+    /// The route for the `n` bytes at `p` (see above) with the values of its parameters in `values` (room for
+    /// `maxParams + 1`), and `parts` (as `URLParts()` on entry) set as `URLParts.scan` sets them; nil when the
+    /// direct match cannot tell, with nothing written.
+    @inline(__always)
+    package func directMatch(_ p: UnsafePointer<UInt8>, _ n: Int, _ parts: inout URLParts,
+                             values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
+        // scheme ":" "//": the scheme by one mask on the first word, as `URLParts.scan` reads it.
+        guard n >= 8, schemes.complete else { return nil }
+        let head = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+        let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7
+        guard firstNotLower > 7, firstNotLower < 64,
+              UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon else { return nil }
+        let schemeEnd = firstNotLower &>> 3  // 1 ... 7
+        let hostStart = schemeEnd &+ 3
+        guard hostStart < n, UnsafeRawPointer(p + (schemeEnd &+ 1)).loadUnaligned(as: UInt16.self) == 0x2F2F else { return nil }
+        let scheme = schemes.child(head & ((1 &<< UInt64(truncatingIfNeeded: schemeEnd &* 8)) &- 1))
+        guard scheme >= 0 else { return nil }
+
+        // The host, to "/" or the end: all plain bytes (the word's zero padding past the end is to be seen).
+        var hostEnd = hostStart
+        while hostEnd < n {
+            let w = wordIn(p, hostEnd, n)
+            let odd = hostBytesToSee(w)
+            if odd == 0 {
+                hostEnd &+= 8
+                continue
+            }
+            let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte to see
+            if shift &>> 3 >= n &- hostEnd {  // the padding: the URL ends
+                hostEnd = n
+                break
+            }
+            guard UInt8(truncatingIfNeeded: w &>> UInt64(shift)) == ASCII.slash else { return nil }
+            hostEnd &+= shift &>> 3
+            break
+        }
+        let hostCount = hostEnd &- hostStart
+        guard hostCount > 0 else { return nil }
+
+        // The host's step: from the scheme's host index, else the literal child (a plain host is its own lower
+        // case), else the `:param` child.
+        var node: Int32 = -2
+        var captureCount = 0
+        if schemes.indexesHosts(scheme) {
+            let key = hostCount <= 7 ? HostIndex.key(loadHead(p + hostStart, hostCount, before: hostStart, after: n &- hostStart), hostCount) : 0
+            node = schemes.hostChild(scheme, key) ?? -2
+        }
+        if node < 0 {
+            let s = nodes.address(Int(scheme), shift: TrieNode.chunkShift).pointee
+            var child: Int32 = -1
+            if node == -2 && s.hasLiterals {  // -1: the index says that no literal child matches
+                child = literalChild(scheme, s, p + hostStart, hostCount, before: hostStart, after: n &- hostStart, fold: true)
+            }
+            if child >= 0 {
+                node = child
+            } else if s.paramChild >= 0 {
+                values[0] = ByteSpan(start: p + hostStart, count: hostCount)
+                captureCount = 1
+                node = s.paramChild
+            } else {
+                return nil
+            }
+        }
+
+        // The path's segments, each found (and its bytes checked) as the walk reaches it.
+        var route: Int32 = -1
+        var i = hostEnd
+        while true {
+            while i < n && p[i] == ASCII.slash { i &+= 1 }  // empty segments are skipped
+            let t = nodes.address(Int(node), shift: TrieNode.chunkShift).pointee
+            if i >= n {  // the sequence ends at this node
+                if t.route >= 0 {
+                    route = t.route
+                } else if t.catchAllRoute >= 0 {  // a catch-all that takes no segment: its value is empty
+                    route = t.catchAllRoute
+                    values[captureCount] = .empty
+                } else {
+                    return nil
+                }
+                break
+            }
+            let s = i
+            var e = i
+            while true {  // to the next "/" or the end; the words read are checked for rare bytes
+                let w = pathWord(p, e, n)
+                guard rarePathBytes(w) == 0 else { return nil }
+                let slash = matchMask(w, ASCII.slash)
+                if slash != 0 {
+                    e &+= slash.trailingZeroBitCount &>> 3
+                    break
+                }
+                e &+= 8
+                if e >= n {
+                    e = n
+                    break
+                }
+            }
+            let length = e &- s
+            var child: Int32 = -1
+            if t.hasLiterals {
+                child = literalChild(node, t, p + s, length, before: s, after: n &- s, fold: false)
+            }
+            if child < 0 {
+                if t.paramChild >= 0 {
+                    child = t.paramChild
+                } else if t.paramChild < -1 {  // typed parameters: only an inline check that accepts is taken
+                    let edge = specials.address(Int(t.specialHead), shift: SpecialEdge.chunkShift)
+                    let lane = edge.pointee.lane
+                    guard lane != .general, ParamRule.fitsLane(p + s, length, signed: lane == .int) == .yes else { return nil }
+                    child = edge.pointee.child
+                } else {
+                    return nil  // a catch-all takes the rest, or a dead end: the full walk
+                }
+                values[captureCount] = ByteSpan(start: p + s, count: length)
+                captureCount &+= 1
+            }
+            node = child
+            i = e
+        }
+        guard let base = routes.address(Int(route), shift: RouteSlot.chunkShift).pointee.blob else { return nil }
+        parts.schemeEnd = schemeEnd
+        parts.hasAuthority = true
+        parts.authorityStart = hostStart
+        parts.authorityEnd = hostEnd
+        parts.hostStart = hostStart
+        parts.hostEnd = hostEnd
+        parts.portStart = hostEnd
+        parts.portEnd = hostEnd
+        parts.pathStart = hostEnd
+        parts.pathEnd = n
+        return RouteBlob(base: base)
+    }
+
+    /// The literal child of `node` (whose record is `t`) for the `length` bytes at `key`, with no "%" (`before`,
+    /// `after`: the bytes around `key` that may be read, as `loadHead` takes them); -1 when none. `fold`: the key
+    /// is a host (its bytes lower-case, as the direct match takes hosts).
+    @inline(__always)
+    func literalChild(_ node: Int32, _ t: TrieNode, _ key: UnsafePointer<UInt8>, _ length: Int, before: Int, after: Int,
+                      fold: Bool) -> Int32 {
+        let head = loadHead(key, length, before: before, after: after)
+        if t.literals >= 0 { return onlyChild(at: t.literals, key, length, head: head, fold: fold) }
+        let tag = edgeTag(node, keyHash(key, length, head: head, fold: fold))
+        return probe(from: slotIndex(tag, edgeBits), tag, key, length, head: head, fold: fold)
+    }
+
+    /// The literal child of a node whose one literal child's edge is at slot `i`, for the key (`head`: as
+    /// `KeyDigest.head`): that edge alone is compared, without a hash. No other edge has that parent, so a miss
+    /// is final. (Most trie levels have a single literal child.)
+    @inline(__always)
+    func onlyChild(at i: Int32, _ key: UnsafePointer<UInt8>, _ length: Int, head: UInt64, fold: Bool) -> Int32 {
+        let e = edges.address(Int(i), shift: Edge.chunkShift).pointee
+        return Int(e.keyLength) == length && e.head == head && tailsEqual(key, e.key, length, fold: fold) ? e.child : -1
+    }
+
+    /// The child of the edge with `tag` and the key (`head`: as `KeyDigest.head`), probing from slot `i`; -1 at
+    /// an empty slot.
+    @inline(__always)
+    func probe(from i: Int, _ tag: UInt64, _ key: UnsafePointer<UInt8>?, _ length: Int, head: UInt64, fold: Bool) -> Int32 {
+        var i = i
+        while true {
+            let e = edges.address(i, shift: Edge.chunkShift).pointee
+            if e.tag == tag && Int(e.keyLength) == length && e.head == head && tailsEqual(key, e.key, length, fold: fold) {
+                return e.child
+            }
+            if e.key == nil { return -1 }
+            i = (i &+ 1) & edgeMask
+        }
+    }
+}
