@@ -79,11 +79,12 @@ extension RouteTable {
 
         // The path's segments, each found (and its bytes checked) as the walk reaches it.
         var route: Int32 = -1
-        var i = hostEnd
+        var i = hostEnd  // at the "/" that ends the host or the segment before, or at the end
         while true {
-            while i < n && p[i] == ASCII.slash { i &+= 1 }  // empty segments are skipped
+            var s = i &+ 1
+            if s < n && p[s] == ASCII.slash { s = RouteTable.pastSlashes(p, s, n) }  // empty segments are skipped
             let t = nodes.address(Int(node), shift: TrieNode.chunkShift).pointee
-            if i >= n {  // the sequence ends at this node
+            if s >= n {  // the sequence ends at this node
                 if t.route >= 0 {
                     route = t.route
                 } else if t.catchAllRoute >= 0 {  // a catch-all that takes no segment: its value is empty
@@ -94,8 +95,7 @@ extension RouteTable {
                 }
                 break
             }
-            let s = i
-            var e = i
+            var e = s
             while true {  // to the next "/" or the end; the words read are checked for rare bytes
                 let w = pathWord(p, e, n)
                 guard rarePathBytes(w) == 0 else { return nil }
@@ -144,6 +144,15 @@ extension RouteTable {
         parts.pathStart = hostEnd
         parts.pathEnd = n
         return RouteBlob(base: base)
+    }
+
+    /// The first byte at or after `s` that is not "/" (or `n`): out of line, as "//" in a path is rare (a loop
+    /// here made the compiler keep several running copies of the index for the code after it).
+    @inline(never)
+    static func pastSlashes(_ p: UnsafePointer<UInt8>, _ s: Int, _ n: Int) -> Int {
+        var s = s
+        while s < n && p[s] == ASCII.slash { s &+= 1 }
+        return s
     }
 
     /// The literal child of `node` (whose record is `t`) for the `length` bytes at `key`, with no "%" (`before`,
