@@ -133,16 +133,7 @@ extension RouteTable {
             i = e
         }
         guard let base = routes.address(Int(route), shift: RouteSlot.chunkShift).pointee.blob else { return nil }
-        parts.schemeEnd = schemeEnd
-        parts.hasAuthority = true
-        parts.authorityStart = hostStart
-        parts.authorityEnd = hostEnd
-        parts.hostStart = hostStart
-        parts.hostEnd = hostEnd
-        parts.portStart = hostEnd
-        parts.portEnd = hostEnd
-        parts.pathStart = hostEnd
-        parts.pathEnd = n
+        parts.setPlain(schemeEnd: schemeEnd, host: hostStart, hostEnd, pathEnd: n)
         return RouteBlob(base: base)
     }
 

@@ -63,6 +63,17 @@ package struct URLParts {
         return n >= 8 ? scanWords(p, n, requireScheme: requireScheme) : scanShort(p, n, requireScheme: requireScheme)
     }
 
+    /// Sets `self` (as `URLParts()` before) to what `scan` finds in `scheme://host/path` read by another reader
+    /// (`RouteTable.directMatch`): a scheme ending at `schemeEnd`, a plain host (the whole authority, no port)
+    /// at `start ..< end`, and the path from there to `pathEnd`, with no query or fragment.
+    @inline(__always)
+    package mutating func setPlain(schemeEnd: Int, host start: Int, _ end: Int, pathEnd: Int) {
+        self.schemeEnd = schemeEnd
+        hasAuthority = true
+        (authorityStart, authorityEnd, hostStart, hostEnd) = (start, end, start, end)
+        (portStart, portEnd, pathStart, self.pathEnd) = (end, end, end, pathEnd)
+    }
+
     /// A URL of 1 ... 7 bytes, copied to the end of a zeroed buffer: `scanWords` then reads eight bytes ending
     /// within the copy.
     @inline(never)
