@@ -1,7 +1,8 @@
 /// Lookup: walk the trie over a URL's match sequence, literal before `:param` before `*`, backtracking when a
 /// branch dead-ends.
 ///
-/// Three ways in, cheapest first:
+/// Three ways in, cheapest first (before them, the quick lane tries the direct match, RouteTable+Direct.swift,
+/// which walks the commonest URL greedily as it reads it, with no scan first):
 /// 1. A URL written canonically (a plain lower-case host, no `%`, no `//`, no trailing `/`) holds its static
 ///    key, "host/a/b", as one run of bytes: one digest and one probe of the static table find an all-literal
 ///    route, which is always the best match (the first path the precedence order explores).
