@@ -22,49 +22,32 @@ extension RouteTable {
         // scheme ":" "//": the scheme by one mask on the first word, as `URLParts.scan` reads it.
         guard n >= 8, schemes.complete else { return nil }
         let head = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-        let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7
-        guard firstNotLower > 7, firstNotLower < 64,
-              UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon else { return nil }
-        let schemeEnd = firstNotLower &>> 3  // 1 ... 7
+        let schemeEnd = lowerSchemeLength(head)  // 1 ... 7, or 0
         let hostStart = schemeEnd &+ 3
-        guard hostStart < n, UnsafeRawPointer(p + (schemeEnd &+ 1)).loadUnaligned(as: UInt16.self) == 0x2F2F else { return nil }
+        guard schemeEnd > 0, hostStart < n,
+              UnsafeRawPointer(p + (schemeEnd &+ 1)).loadUnaligned(as: UInt16.self) == 0x2F2F else { return nil }
         let scheme = schemes.child(head & ((1 &<< UInt64(truncatingIfNeeded: schemeEnd &* 8)) &- 1))
         guard scheme >= 0 else { return nil }
 
-        // The host, to "/" or the end: all plain bytes (the word's zero padding past the end is to be seen).
-        var hostEnd = hostStart
-        while hostEnd < n {
-            let w = wordIn(p, hostEnd, n)
-            let odd = hostBytesToSee(w)
-            if odd == 0 {
-                hostEnd &+= 8
-                continue
-            }
-            let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte to see
-            if shift &>> 3 >= n &- hostEnd {  // the padding: the URL ends
-                hostEnd = n
-                break
-            }
-            guard UInt8(truncatingIfNeeded: w &>> UInt64(shift)) == ASCII.slash else { return nil }
-            hostEnd &+= shift &>> 3
-            break
-        }
+        // The host, to "/" or the end: all plain bytes.
+        let hostEnd = plainHostEnd(p, from: hostStart, n)
         let hostCount = hostEnd &- hostStart
-        guard hostCount > 0 else { return nil }
+        guard hostCount > 0, hostEnd == n || p[hostEnd] == ASCII.slash else { return nil }
+        let hostHead = loadHead(p + hostStart, hostCount, before: hostStart, after: n &- hostStart)
 
         // The host's step: from the scheme's host index, else the literal child (a plain host is its own lower
         // case), else the `:param` child.
         var node: Int32 = -2
         var captureCount = 0
         if schemes.indexesHosts(scheme) {
-            let key = hostCount <= 7 ? HostIndex.key(loadHead(p + hostStart, hostCount, before: hostStart, after: n &- hostStart), hostCount) : 0
+            let key = hostCount <= 7 ? HostIndex.key(hostHead, hostCount) : 0
             node = schemes.hostChild(scheme, key) ?? -2
         }
         if node < 0 {
             let s = nodes.address(Int(scheme), shift: TrieNode.chunkShift).pointee
             var child: Int32 = -1
             if node == -2 && s.hasLiterals {  // -1: the index says that no literal child matches
-                child = literalChild(scheme, s, p + hostStart, hostCount, before: hostStart, after: n &- hostStart, fold: true)
+                child = literalChild(scheme, s, p + hostStart, hostCount, head: hostHead, fold: true)
             }
             if child >= 0 {
                 node = child
@@ -113,7 +96,7 @@ extension RouteTable {
             let length = e &- s
             var child: Int32 = -1
             if t.hasLiterals {
-                child = literalChild(node, t, p + s, length, before: s, after: n &- s, fold: false)
+                child = literalChild(node, t, p + s, length, head: loadHead(p + s, length, before: s, after: n &- s), fold: false)
             }
             if child < 0 {
                 if t.paramChild >= 0 {
@@ -146,13 +129,12 @@ extension RouteTable {
         return s
     }
 
-    /// The literal child of `node` (whose record is `t`) for the `length` bytes at `key`, with no "%" (`before`,
-    /// `after`: the bytes around `key` that may be read, as `loadHead` takes them); -1 when none. `fold`: the key
-    /// is a host (its bytes lower-case, as the direct match takes hosts).
+    /// The literal child of `node` (whose record is `t`) for the `length` bytes at `key`, with no "%" (`head`: as
+    /// `KeyDigest.head`, lower-cased with `fold`); -1 when none. `fold`: the key is a host, compared
+    /// case-insensitively. The direct match's and `TrieWalk.greedyStep`'s step.
     @inline(__always)
-    func literalChild(_ node: Int32, _ t: TrieNode, _ key: UnsafePointer<UInt8>, _ length: Int, before: Int, after: Int,
+    func literalChild(_ node: Int32, _ t: TrieNode, _ key: UnsafePointer<UInt8>, _ length: Int, head: UInt64,
                       fold: Bool) -> Int32 {
-        let head = loadHead(key, length, before: before, after: after)
         if t.literals >= 0 { return onlyChild(at: t.literals, key, length, head: head, fold: fold) }
         let tag = edgeTag(node, keyHash(key, length, head: head, fold: fold))
         return probe(from: slotIndex(tag, edgeBits), tag, key, length, head: head, fold: fold)

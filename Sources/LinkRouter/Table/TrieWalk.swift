@@ -360,16 +360,11 @@ struct TrieWalk {
                 if percent {
                     c = decodedLiteralChild(node, s, e, fold: host, &scratch)
                 } else {
-                    // In pieces, each small enough for the inliner to take always (a wrapper of them was not).
+                    // The key's head here (lower-cased for a host); the lookup is the direct match's too.
                     let length = e &- s
                     var head = loadHead(p + s, length, before: s, after: urlCount &- s)
                     if host { head = lowercasedWord(head) }
-                    if n.literals >= 0 {
-                        c = table.onlyChild(at: n.literals, p + s, length, head: head, fold: host)
-                    } else {
-                        let tag = edgeTag(node, keyHash(p + s, length, head: head, fold: host))
-                        c = table.probe(from: slotIndex(tag, edgeBits), tag, p + s, length, head: head, fold: host)
-                    }
+                    c = table.literalChild(node, n, p + s, length, head: head, fold: host)
                 }
             }
             if c >= 0 { return c }

@@ -94,12 +94,10 @@ package struct URLParts {
         // Most schemes are lower-case letters then ":" within the first word: found with one mask. Any other
         // text (upper case, digits, "+-.", longer schemes, no scheme) is read byte by byte.
         var i = 0
-        let head = wordIn(p, 0, n)
-        let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7; 64: eight letters
-        if firstNotLower > 7 && firstNotLower < 64
-            && UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon {
-            schemeEnd = firstNotLower &>> 3
-            i = schemeEnd &+ 1
+        let lower = lowerSchemeLength(wordIn(p, 0, n))
+        if lower > 0 {
+            schemeEnd = lower
+            i = lower &+ 1
         } else {
             if ASCII.isAlpha(p[0]) {
                 var upper = p[0] &- 0x41 < 26
@@ -121,26 +119,11 @@ package struct URLParts {
         if i &+ 1 < n && UnsafeRawPointer(p + i).loadUnaligned(as: UInt16.self) == 0x2F2F {  // "//"
             hasAuthority = true
             authorityStart = i &+ 2
-            var end = authorityStart
             // Most hosts are plain (lower-case letters, digits, "-", "."): their end is the first byte that may
-            // matter (`hostBytesToSee`), when it is "/", "?", "#" or the end of the URL. Else `scanAuthority`.
-            while end < n {
-                let w = wordIn(p, end, n)
-                let odd = hostBytesToSee(w)
-                if odd == 0 {  // eight plain bytes (zero padding is to be seen, so all are the URL's)
-                    end &+= 8
-                    continue
-                }
-                let shift = odd.trailingZeroBitCount &- 7  // 8 × the index of the first byte to see
-                let b = UInt8(truncatingIfNeeded: w &>> UInt64(shift))
-                if b == ASCII.slash || b == ASCII.question || b == ASCII.hash {  // not the zero padding
-                    end &+= shift &>> 3
-                } else if shift &>> 3 >= n &- end {  // the padding: the URL ends
-                    end = n
-                } else {
-                    end = scanAuthority(p, from: end, n)
-                }
-                break
+            // matter (`plainHostEnd`), when it is "/", "?", "#" or the end of the URL. Else `scanAuthority`.
+            var end = plainHostEnd(p, from: authorityStart, n)
+            if end < n && p[end] != ASCII.slash && p[end] != ASCII.question && p[end] != ASCII.hash {
+                end = scanAuthority(p, from: end, n)
             }
             authorityEnd = end
             if hostEnd == 0 {  // plain, or no "@", ":", "[" nor "%" (`scanAuthority` sets the host only then)
@@ -195,7 +178,8 @@ package struct URLParts {
         return true
     }
 
-    /// The authority from `from` (in its word the first byte that may matter) to its end, which it returns. Sets
+    /// The authority from `from` (its first byte that may matter: the bytes before it are plain) to its end,
+    /// which it returns. Sets
     /// `hostHasUppercase`, `isASCII` (for the bytes so far), and the host and port when it has "@", ":", "[" or "%"
     /// (else leaves them to the caller).
     @inline(never)
@@ -396,6 +380,30 @@ func hostBytesToSee(_ w: UInt64) -> UInt64 {
     let colonToBracket = (x &+ 0x4646_4646_4646_4646) & ~(x &+ 0x2424_2424_2424_2424)  // 0x3A ... 0x5B
     let slash = ~((x ^ 0x2F2F_2F2F_2F2F_2F2F) &+ 0x7F7F_7F7F_7F7F_7F7F)
     return (below2D | colonToBracket | slash | w) & 0x8080_8080_8080_8080
+}
+
+/// The length of the scheme at the start of a URL whose first eight bytes are `head` (`wordIn`) when it is one to
+/// seven lower-case letters followed by ":"; else 0 (and the scheme, if any, is read byte by byte).
+@inline(__always)
+func lowerSchemeLength(_ head: UInt64) -> Int {
+    let firstNotLower = notLowerLetterBytes(head).trailingZeroBitCount  // 8 × index + 7; 64: eight letters
+    guard firstNotLower > 7, firstNotLower < 64,
+          UInt8(truncatingIfNeeded: head &>> UInt64(firstNotLower &- 7)) == ASCII.colon else { return 0 }
+    return firstNotLower &>> 3
+}
+
+/// Where the plain host bytes from `from` end: the first byte that may matter (`hostBytesToSee`: "/", "?", "#",
+/// ":", "@", "%", upper case, non-ASCII...), or `n`. Eight bytes per step, read as `wordIn` reads them (the
+/// zero padding past the end is to be seen, so a word of eight plain bytes is all the URL's).
+@inline(__always)
+func plainHostEnd(_ p: UnsafePointer<UInt8>, from: Int, _ n: Int) -> Int {
+    var end = from
+    while end < n {
+        let odd = hostBytesToSee(wordIn(p, end, n))
+        if odd != 0 { return min(end &+ (odd.trailingZeroBitCount &>> 3), n) }
+        end &+= 8
+    }
+    return end
 }
 
 /// 0x80 in each byte of `w` that is not a lower-case letter (zero padding included).
