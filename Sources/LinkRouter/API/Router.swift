@@ -53,30 +53,27 @@ public final class Router: Sendable {
     /// thunk); the rest is `withStateUncached`.
     @inline(__always)
     package func withState<R>(_ body: (RouterState) -> R) -> R {
-        if let state = cachedState() { return state._withUnsafeGuaranteedRef(body) }
+        if let (state, _) = cachedState() { return state._withUnsafeGuaranteedRef(body) }
         return withStateUncached(body)
     }
 
     /// `withState` that also hands `body` this thread's state, found once for both.
     @inline(__always)
     package func withState<R>(_ body: (RouterState, ThreadState) -> R) -> R {
-        if let key = threadKey, let p = pthread_getspecific(key) {
-            let thread = Unmanaged<ThreadState>.fromOpaque(p)
-            let generation = generation.load(ordering: .acquiring)
-            if let state = thread._withUnsafeGuaranteedRef({ $0.cached(router: id, generation: generation) }) {
-                return state._withUnsafeGuaranteedRef { s in thread._withUnsafeGuaranteedRef { body(s, $0) } }
-            }
+        if let (state, thread) = cachedState() {
+            return state._withUnsafeGuaranteedRef { s in thread._withUnsafeGuaranteedRef { body(s, $0) } }
         }
         return withStateUncached(body)
     }
 
-    /// The current snapshot from this thread's cache, unretained (the thread's cache holds it while the router
-    /// lives), or nil when this thread has not cached the current generation.
+    /// The current snapshot from this thread's cache and this thread's state, unretained (the thread's cache
+    /// holds the snapshot while the router lives), or nil when this thread has not cached the current generation.
     @inline(__always)
-    private func cachedState() -> Unmanaged<RouterState>? {
+    private func cachedState() -> (Unmanaged<RouterState>, Unmanaged<ThreadState>)? {
         guard let key = threadKey, let p = pthread_getspecific(key) else { return nil }
         let generation = generation.load(ordering: .acquiring)
-        return Unmanaged<ThreadState>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.cached(router: id, generation: generation) }
+        let thread = Unmanaged<ThreadState>.fromOpaque(p)
+        return thread._withUnsafeGuaranteedRef { $0.cached(router: id, generation: generation) }.map { ($0, thread) }
     }
 
     /// `withState` when the current snapshot is not in this thread's cache: it is cached now (or, with no
