@@ -27,13 +27,7 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
             }
             switch quick {
             case .matched:
-                let m = found.pointee
-                res.pointee = lr_result(target: cString(m.target), target_len: m.target.count,
-                                        pattern: cString(m.pattern), pattern_len: m.pattern.count,
-                                        routed: cString(m.routed), routed_len: m.routed.count,
-                                        route_id: UInt32(truncatingIfNeeded: m.sequence), rewritten: 0,
-                                        path_param_count: m.pathCount, param_count: m.count,
-                                        needed_params: 0, needed_scratch: 0)
+                res.pointee = result(of: found.pointee)
                 return 0
             case .noMatch:
                 res.pointee = lr_result()
@@ -79,20 +73,20 @@ private func resolveIntoGeneral(_ r: Handle?, _ url: CString?, _ urlLength: Int,
                 throw RouterError(.limit, "\(f): params (\(paramsCap)) or scratch (\(scratchCap) bytes) too small: "
                     + "need \(paramCount) params and \(res.pointee.needed_scratch) bytes")
             case .matched:
-                res.pointee.target = cString(found.target)
-                res.pointee.target_len = found.target.count
-                res.pointee.pattern = cString(found.pattern)
-                res.pointee.pattern_len = found.pattern.count
-                res.pointee.routed = cString(found.routed)
-                res.pointee.routed_len = found.routed.count
-                res.pointee.route_id = UInt32(truncatingIfNeeded: found.sequence)
-                res.pointee.rewritten = found.rewritten ? 1 : 0
-                res.pointee.path_param_count = found.pathCount
-                res.pointee.param_count = found.count
+                res.pointee = result(of: found)
                 return 0
             }
         }
     }
+}
+
+/// The `lr_result` of a match (nothing needed: `needed_params` and `needed_scratch` 0).
+@inline(__always)
+private func result(of m: FlatMatch) -> lr_result {
+    lr_result(target: cString(m.target), target_len: m.target.count, pattern: cString(m.pattern), pattern_len: m.pattern.count,
+              routed: cString(m.routed), routed_len: m.routed.count, route_id: UInt32(truncatingIfNeeded: m.sequence),
+              rewritten: m.rewritten ? 1 : 0, path_param_count: m.pathCount, param_count: m.count,
+              needed_params: 0, needed_scratch: 0)
 }
 
 /// `lr_result_get`: the caller's `lr_result` is checked, not trusted (it may be filled by hand, or stale): counts

@@ -30,9 +30,11 @@ package struct FlatMatch: BitwiseCopyable {
 
     package init() {}
 
-    init(target: ByteSpan, pattern: ByteSpan, sequence: Int, routed: ByteSpan, rewritten: Bool, pathCount: Int, count: Int) {
-        (self.target, self.pattern, self.sequence, self.routed) = (target, pattern, sequence, routed)
-        (self.rewritten, self.pathCount, self.count) = (rewritten, pathCount, count)
+    /// The match of route `blob` for the routed URL, with `count` parameters written (its path parameters first).
+    @inline(__always)
+    init(_ blob: RouteBlob, routed: ByteSpan, rewritten: Bool, count: Int) {
+        (target, pattern, sequence, pathCount) = (blob.target, blob.pattern, blob.sequence, blob.paramCount)
+        (self.routed, self.rewritten, self.count) = (routed, rewritten, count)
     }
 }
 
@@ -73,13 +75,7 @@ extension RouterState {
             }
             let count = RouterState.writeParams(blob, values: values, query: memory.parts.query(in: memory.routed),
                                                 pairCount: pairCount, scratch: &memory.scratch, into: params)
-            found.target = blob.target
-            found.pattern = blob.pattern
-            found.sequence = blob.sequence
-            found.routed = memory.routed
-            found.rewritten = memory.routed.start != url.start
-            found.pathCount = pathCount
-            found.count = count
+            found = FlatMatch(blob, routed: memory.routed, rewritten: memory.routed.start != url.start, count: count)
             return .matched(blob)
         }
     }

@@ -89,8 +89,7 @@ extension RouterState {
                                                     scratch: &scratch, into: params)
                 // The query's decodes fit in the room checked by quickMatch; never return a torn result.
                 if scratch.overflowed { return .general }
-                found.initialize(to: FlatMatch(target: blob.target, pattern: blob.pattern, sequence: blob.sequence,
-                                               routed: url, rewritten: false, pathCount: pathCount, count: count))
+                found.initialize(to: FlatMatch(blob, routed: url, rewritten: false, count: count))
                 return .matched(blob)
             }
         }
