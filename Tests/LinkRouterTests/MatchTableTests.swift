@@ -37,6 +37,35 @@ final class MatchTableTests: XCTestCase {
         XCTAssertEqual(executed, 2 * (try SemanticsTable.shared.get().counts["match"] ?? -1), "rows run")
     }
 
+    /// A match of path parameters alone keeps one list for its merged and its path parameters (the record's
+    /// `mergedArePathFlag`); with a query or extras the two lists differ. Both read the same through the API.
+    func testMergedAndPathParameterLists() throws {
+        let r = Router()
+        try r.add("app://user/:id/posts/:post", target: "post")
+        try r.add("app://files/*rest", target: "file")
+        typealias P = Match.Param
+        let rows: [(url: String, extra: [String: String], path: [P], merged: [P], query: [P])] = [
+            ("app://user/42/posts/7", [:], [P(name: "id", value: "42"), P(name: "post", value: "7")],
+             [P(name: "id", value: "42"), P(name: "post", value: "7")], []),
+            ("app://user/42/posts/7#top", [:], [P(name: "id", value: "42"), P(name: "post", value: "7")],
+             [P(name: "id", value: "42"), P(name: "post", value: "7")], []),
+            ("app://user/4%2F2/posts/7", [:], [P(name: "id", value: "4/2"), P(name: "post", value: "7")],
+             [P(name: "id", value: "4/2"), P(name: "post", value: "7")], []),
+            ("app://files/a/b/c", [:], [P(name: "rest", value: "a/b/c")], [P(name: "rest", value: "a/b/c")], []),
+            ("app://user/42/posts/7?id=9&x=1", [:], [P(name: "id", value: "42"), P(name: "post", value: "7")],
+             [P(name: "id", value: "42"), P(name: "post", value: "7"), P(name: "x", value: "1")],
+             [P(name: "id", value: "9"), P(name: "x", value: "1")]),
+            ("app://user/42/posts/7", ["post": "8", "y": "2"], [P(name: "id", value: "42"), P(name: "post", value: "7")],
+             [P(name: "id", value: "42"), P(name: "post", value: "8"), P(name: "y", value: "2")], []),
+        ]
+        for row in rows {
+            let m = try XCTUnwrap(try r.resolve(row.url, extra: row.extra), row.url)
+            XCTAssertEqual(m.pathParams, row.path, row.url)
+            XCTAssertEqual(Array(m.params), row.merged, row.url)
+            XCTAssertEqual(m.query, row.query, row.url)
+        }
+    }
+
     /// Every route of the GitHub API set resolves to itself with exactly the parameters listed.
     func testGitHubRouteSet() throws {
         let rows = try loadTSV("github-routes.tsv")

@@ -12,13 +12,14 @@ import Musl
 /// ```
 /// word 0 total bytes        word 3 merged params P      word 6 extras E      word 9  meta M
 /// word 1 route id           word 4 path params A        word 7 requires R    word 10 nesting limit
-/// word 2 flags              word 5 query pairs Q        word 8 zero (the "")  word 11 bytes allocated
+/// word 2 flags              word 5 query pairs Q        word 8 zero (reserved)  word 11 bytes allocated
 /// refs: 11 fixed strings (target pattern name metadata url routed scheme host port path fragment),
-///       then P merged (name, value), A path (name, value), Q query (name, value), E extras (name, value),
-///       R requires, M meta (key, value) -- each ref is (u32 offset from the block, u32 length)
+///       then P merged (name, value) -- none when flag 8 says the merged parameters are the path parameters --,
+///       A path (name, value), Q query (name, value), E extras (name, value), R requires, M meta (key, value);
+///       each ref is (u32 offset from the block, u32 length)
 /// bytes: first the route's strings as its `RouteBlob` holds them (pattern, target, name, metadata, parameter
 ///        names, then guards and meta with the blob's tables between), copied in one piece; then the match's
-///        strings; each followed by a NUL. An empty string of the match is word 8 (always 0), so it takes no room
+///        strings; each followed by a NUL (an empty one is that NUL alone)
 /// ```
 /// Merged parameters follow SPEC §4: path parameters in pattern order, then query keys in order of first
 /// appearance with their last value (a key a path parameter takes is skipped), then extras; an extra replaces
@@ -39,6 +40,9 @@ package struct MatchRecord {
     static let rewrittenFlag: UInt32 = 1
     static let nameFlag: UInt32 = 2
     static let metadataFlag: UInt32 = 4
+    /// The merged parameters are the path parameters, in order (no query, no extras): their refs are the path
+    /// parameters' refs, written once.
+    static let mergedArePathFlag: UInt32 = 8
 
     // MARK: Reading
 
@@ -92,7 +96,9 @@ package struct MatchRecord {
     }
 
     private var mergedStart: Int { MatchRecord.fieldCount }
-    private var pathStart: Int { mergedStart + 2 * paramCount }
+    private var pathStart: Int {
+        UInt32(word(.flags)) & MatchRecord.mergedArePathFlag != 0 ? mergedStart : mergedStart + 2 * paramCount
+    }
     private var queryStart: Int { pathStart + 2 * pathParamCount }
     private var extraStart: Int { queryStart + 2 * queryCount }
     private var requiresStart: Int { extraStart + 2 * extraCount }
@@ -109,6 +115,7 @@ package struct MatchRecord {
     /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
     /// absent. One strlen, then a stored name of another length is passed over with one compare; only the
     /// name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
+    @inline(__always)  // into `paramValue(in:cName:)`, lr_match_get's one call
     package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
         return firstParam { key in key.count == length && bytesEqual(name, key.start, length) }
@@ -330,8 +337,9 @@ package struct MatchRecord {
         let port = span(parts.portStart, parts.portEnd), path = span(parts.pathStart, parts.pathEnd)
         let pathCount = sources.pathCount, values = r.values
         let requiresCount = blob.requiresCount, metaCount = blob.metaCount
-        let mergedCount = merged?.count ?? sources.count
-        let refCount = fieldCount &+ 2 &* (mergedCount &+ sources.count &+ metaCount) &+ requiresCount
+        // Without `merged`, the merged parameters are the path parameters: their refs serve as both.
+        let mergedCount = merged?.count ?? sources.count, mergedRefs = merged?.count ?? 0
+        let refCount = fieldCount &+ 2 &* (mergedRefs &+ sources.count &+ metaCount) &+ requiresCount
         let tableEnd = 4 &* headerWords &+ 8 &* refCount
         // The route's strings (pattern, target, name, metadata, parameter names, guards, meta) are one run in
         // its block: one copy, and each string keeps its distance from the run's start.
@@ -345,8 +353,8 @@ package struct MatchRecord {
         // The fragment ends the routed URL, and so does the path when there is no query or fragment: both are
         // then read in the routed URL's copy, whose NUL ends them too.
         let pathIsSuffix = parts.pathEnd == routed.count
-        // An empty string takes no room: it is the header's zero word (see `put`).
-        @inline(__always) func room(_ s: ByteSpan) -> Int { s.count == 0 ? 0 : s.count &+ 1 }
+        // Each string and its NUL; an empty one is its NUL alone (no branch for it here or in `put`).
+        @inline(__always) func room(_ s: ByteSpan) -> Int { s.count &+ 1 }
         var size = tableEnd &+ routeBytes &+ room(r.url) &+ room(scheme) &+ room(host) &+ room(port)
         if !pathIsSuffix { size &+= room(path) }
         if rewritten { size &+= room(routed) }
@@ -371,12 +379,8 @@ package struct MatchRecord {
         // A blob offset plus `shift` is the record offset of the same byte in the copy.
         let shift = tableEnd &- routeStart
         var cursor = tableEnd &+ routeBytes
-        /// Copies `s` and a NUL at the cursor and points ref `i` at it; an empty `s` points at the zero word.
+        /// Copies `s` and a NUL at the cursor and points ref `i` at it.
         @inline(__always) func put(_ s: ByteSpan, ref i: Int) {
-            if s.count == 0 {
-                setRef(i, 4 &* Word.zero.rawValue, 0)
-                return
-            }
             copyBytes(bytes + cursor, s.start, s.count)
             bytes[cursor &+ s.count] = 0
             setRef(i, cursor, s.count)
@@ -386,6 +390,7 @@ package struct MatchRecord {
         var flags: UInt32 = rewritten ? rewrittenFlag : 0
         if blob.hasName { flags |= nameFlag }
         if blob.hasMetadata { flags |= metadataFlag }
+        if merged == nil { flags |= mergedArePathFlag }
         word(.size, size)
         word(.routeID, blob.sequence)
         word(.flags, Int(flags))
@@ -435,7 +440,7 @@ package struct MatchRecord {
 
         // The sources' refs follow the merged ones: path, query, extras, in `sources` order.
         let mergedStart = fieldCount
-        let sourceStart = mergedStart &+ 2 &* mergedCount
+        let sourceStart = mergedStart &+ 2 &* mergedRefs
         for i in 0..<pathCount {
             let name = blob.paramNameEntry(i)
             setRef(sourceStart &+ 2 &* i, name.offset &+ shift, name.count)
@@ -459,15 +464,6 @@ package struct MatchRecord {
                 refs[2 &* (mergedStart &+ 2 &* k) &+ 1] = refs[name &+ 1]
                 refs[2 &* (mergedStart &+ 2 &* k &+ 1)] = refs[value]
                 refs[2 &* (mergedStart &+ 2 &* k &+ 1) &+ 1] = refs[value &+ 1]
-            }
-        } else {
-            // The merged refs are the path parameters' refs (16 bytes per pair, just before them): a few words,
-            // where a memmove call costs more than the loop.
-            let from = UnsafeRawPointer(refs + 2 &* sourceStart), to = UnsafeMutableRawPointer(refs + 2 &* mergedStart)
-            var k = 0
-            while k < 16 &* pathCount {
-                to.storeBytes(of: from.loadUnaligned(fromByteOffset: k, as: UInt64.self), toByteOffset: k, as: UInt64.self)
-                k &+= 8
             }
         }
         if requiresCount > 0 || metaCount > 0 {
