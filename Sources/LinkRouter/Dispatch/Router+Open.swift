@@ -279,9 +279,9 @@ extension Router {
     @inline(__always)  // into lr_router_open, its one caller
     package func openPlain<R>(_ url: ByteSpan, rawContext: UnsafeMutableRawPointer?, request: () -> OpenRequest,
                               opened: (UnsafeMutableRawPointer?) -> R, otherwise: (OpenResult) -> R) -> R {
-        let record: UnsafeMutableRawPointer, handler: CFunctionHandler.Retained
+        let record: UnsafeMutableRawPointer, handler: CFunctionHandler.Retained, thread: Unmanaged<ThreadState>?
         switch withState({ state, thread in Router.direct(state, thread, url) }) {
-        case let .call(r, h): (record, handler) = (r, h)
+        case let .call(r, h, t): (record, handler, thread) = (r, h, t)
         case let .other(rest): return otherwise(openOther(rest, rawContext, request))
         }
         // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
@@ -289,7 +289,12 @@ extension Router {
         // function has no owner, and nothing of it can be freed.
         let answer = handler.call(record, rawContext)
         handler.owner?.release()
-        MatchRecord.freeCMatch(record)
+        // The block goes back to this thread's state, found again only when `direct` could not hand it over.
+        if let thread {
+            thread._withUnsafeGuaranteedRef { $0.recycleMatchBlock(record, capacity: MatchRecord(record).capacity) }
+        } else {
+            MatchRecord.freeCMatch(record)
+        }
         switch answer {
         case .success(let pointer): return opened(pointer.raw)
         case .failure(let error): return otherwise(.failed(error))
@@ -298,8 +303,9 @@ extension Router {
 
     /// What `direct` found, in plain values (no reference counting on the way out of the snapshot closure).
     private enum DirectStep {
-        /// The match, in this thread's match block, and its C function with the function's owner retained.
-        case call(UnsafeMutableRawPointer, CFunctionHandler.Retained)
+        /// The match, in this thread's match block, and its C function with the function's owner retained; and
+        /// this thread's state when its slot holds it (alive until the thread ends), for the block's return.
+        case call(UnsafeMutableRawPointer, CFunctionHandler.Retained, Unmanaged<ThreadState>?)
         /// Anything else, for `openOther`.
         case other(DirectRest)
     }
@@ -339,7 +345,9 @@ extension Router {
         }
         guard let record = found else { return .other(dispatch.unmatched == nil ? .unmatched : .route) }
         let r = MatchRecord(record)
-        if r.requiresCount == 0, let call = dispatch.cFunction(for: r) { return .call(record, call) }
+        if r.requiresCount == 0, let call = dispatch.cFunction(for: r) {
+            return .call(record, call, thread.isSlotted ? .passUnretained(thread) : nil)
+        }
         return .other(.matched(record, .passRetained(state)))
     }
 

@@ -43,6 +43,9 @@ package final class ThreadState {
     package static let spareMatchLimit = 4096
     /// The same for the Swift match of an open whose handler ran here (`MatchStorage.recycle`).
     private var spareStorage: MatchStorage?
+    /// Held by this thread's slot, so alive until the thread ends (a state made without a slot is not): a
+    /// caller on this thread may keep it unretained past the closure that gave it.
+    private(set) var isSlotted = false
 
     private init() {
         serial = ThreadState.nextSerial.add(1, ordering: .relaxed).newValue
@@ -84,17 +87,26 @@ package final class ThreadState {
     /// Keeps a freed C match's block as this thread's spare when there is room, else frees it.
     @inline(__always)
     package static func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
-        let kept = capacity <= spareMatchLimit && withExisting { state -> Bool in
-            // Keep the bigger of the two blocks.
-            if let spare = state.spareMatch {
-                if state.spareMatchCapacity >= capacity { return false }
-                free(spare)
-            }
-            state.spareMatch = block
-            state.spareMatchCapacity = capacity
-            return true
-        } == true
+        let kept = capacity <= spareMatchLimit && withExisting { $0.keep(block, capacity: capacity) } == true
         if !kept { free(block) }
+    }
+
+    /// `recycleMatchBlock` into this state, which the caller has at hand (this thread's).
+    @inline(__always)
+    package func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
+        if !(capacity <= ThreadState.spareMatchLimit && keep(block, capacity: capacity)) { free(block) }
+    }
+
+    /// Keeps `block` as the spare unless the spare is at least as big: the bigger of the two is kept.
+    @inline(__always)
+    private func keep(_ block: UnsafeMutableRawPointer, capacity: Int) -> Bool {
+        if let spare = spareMatch {
+            if spareMatchCapacity >= capacity { return false }
+            free(spare)
+        }
+        spareMatch = block
+        spareMatchCapacity = capacity
+        return true
     }
 
     /// This thread's spare match storage when it holds at least `size` bytes (it is this thread's no more).
@@ -216,7 +228,11 @@ package final class ThreadState {
         }
         let state = ThreadState()
         let unmanaged = Unmanaged.passRetained(state)
-        if pthread_setspecific(key, unmanaged.toOpaque()) != 0 { unmanaged.release() }
+        if pthread_setspecific(key, unmanaged.toOpaque()) != 0 {
+            unmanaged.release()
+        } else {
+            state.isSlotted = true
+        }
         return body(state)
     }
 }
