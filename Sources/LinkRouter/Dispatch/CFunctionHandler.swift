@@ -60,6 +60,19 @@ package struct CFunctionHandler: @unchecked Sendable {
     @inline(__always) var retained: Retained {
         Retained(function: function, userData: userData, owner: owner.map { .passRetained($0) })
     }
+
+    /// This handler as plain values, its owner unretained: kept beside the handler (`TargetHandlers`), which
+    /// holds the owner, so that the direct open reads it with no reference counting but the owner's retain.
+    struct Unowned: @unchecked Sendable {
+        // SAFETY: as the handler's: the function and user data are the C caller's, the owner is only retained.
+        let function: Function
+        let userData: UnsafeMutableRawPointer?
+        let owner: Unmanaged<AnyObject>?
+
+        @inline(__always) var retained: Retained { Retained(function: function, userData: userData, owner: owner?.retain()) }
+    }
+
+    var unowned: Unowned { Unowned(function: function, userData: userData, owner: owner.map { .passUnretained($0) }) }
 }
 
 /// A C pointer carried through Swift as a value: an open's context, a C handler's result. The library never

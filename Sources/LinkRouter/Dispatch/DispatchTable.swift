@@ -49,7 +49,9 @@ final class DispatchTable: Sendable {
     /// none or the handler is not a C function. Only the function is copied out, not the handler.
     @inline(__always)
     func cFunction(for match: MatchRecord) -> CFunctionHandler.Retained? {
-        withHandler(for: match) { h in
+        // Without route handlers, the target's C function is read as plain values (no copy of the handler).
+        if byRoute.isEmpty { return byTarget.cFunction(for: match.field(.target))?.retained }
+        return withHandler(for: match) { h in
             guard case .c(let f) = h.body else { return nil }
             return f.retained
         }
@@ -72,6 +74,8 @@ final class DispatchTable: Sendable {
 /// bytes compared in its entry.
 struct TargetHandlers: Sendable {
     private var entries: [(target: [UInt8], handler: Handler)] = []
+    /// Each entry's handler as plain values when it is a C function (`entries` holds its owner).
+    private var cFunctions: [CFunctionHandler.Unowned?] = []
     private var slots: [Slot] = []
 
     private struct Slot {
@@ -89,6 +93,10 @@ struct TargetHandlers: Sendable {
         let bytes = Array(target.utf8)
         entries.removeAll { $0.target == bytes }
         if let handler { entries.append((bytes, handler)) }
+        cFunctions = entries.map { e -> CFunctionHandler.Unowned? in
+            guard case .c(let f) = e.handler.body else { return nil }
+            return f.unowned
+        }
         var size = 8
         while size < 2 * entries.count { size *= 2 }
         slots = entries.isEmpty ? [] : [Slot](repeating: Slot(), count: size)
@@ -108,6 +116,13 @@ struct TargetHandlers: Sendable {
     func withHandler<R>(for target: ByteSpan, _ body: (Handler) -> R?) -> R? {
         guard let i = index(of: target) else { return nil }
         return body(entries[i].handler)
+    }
+
+    /// `target`'s handler when it is a C function, as plain values (see `cFunctions`).
+    @inline(__always)
+    func cFunction(for target: ByteSpan) -> CFunctionHandler.Unowned? {
+        guard let i = index(of: target) else { return nil }
+        return cFunctions[i]
     }
 
     /// Where `target`'s handler is in `entries`.
