@@ -238,14 +238,127 @@ package struct MatchRecord {
     }
 
     /// `build` of the quick lane's match (`RouterState.quickRecord`): the route's path parameters alone, of a URL
-    /// that was not rewritten and has no query, with no extras. Its own function, so that `write` is inlined here
-    /// with those facts in view and its branches for the rest fold away.
+    /// that was not rewritten and has no query, with no extras. The record `write` makes, written more directly:
+    /// scheme, host and port are one copy of the URL's head (up to the host's or the port's end) with a NUL on
+    /// the byte after each (":", "]", or the head's end), instead of three copies.
     @inline(never)
     static func buildPathOnly(_ blob: RouteBlob, url: ByteSpan, parts: URLParts, values: UnsafePointer<ByteSpan>,
                               maxNesting: Int, allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
-        let r = Resolution(blob, url, parts, values: values)
-        let none = UnsafeBufferPointer<QueryPair>(start: nil, count: 0)
-        return try write(r, sources: Sources(r, none), merged: nil, maxNesting: maxNesting, allocate: allocate)
+        guard let u = url.start else { return nil }  // a matched URL is never empty
+        let n = url.count
+        let pathStart = parts.pathStart, pathEnd = parts.pathEnd, schemeEnd = parts.schemeEnd
+        let hostStart = parts.hostStart, hostCount = max(0, parts.hostEnd &- hostStart)
+        let portStart = parts.portStart, portCount = max(0, parts.portEnd &- portStart)
+        let headEnd = max(schemeEnd, hostStart &+ hostCount, portStart &+ portCount)
+        let pathCount = blob.paramCount, requiresCount = blob.requiresCount, metaCount = blob.metaCount
+        let tableEnd = 4 &* headerWords &+ 8 &* (fieldCount &+ 2 &* (pathCount &+ metaCount) &+ requiresCount)
+        let routeStart = blob.patternOffset, routeBytes = blob.stringsEnd &- routeStart
+        // Read before the record is written (the compiler cannot tell the blob from the record).
+        let patternCount = blob.patternLength, targetCount = blob.targetLength
+        let nameCount = blob.nameLength, metadataCount = blob.metadataLength
+        // Without a fragment (and there is no query here) the path ends the URL and is read in its copy.
+        let pathIsSuffix = pathEnd == n
+        let urlAt = tableEnd &+ routeBytes, headAt = urlAt &+ n &+ 1
+        var size = headAt &+ headEnd &+ 1
+        if !pathIsSuffix { size &+= pathEnd &- pathStart &+ 1 }
+        for i in 0..<pathCount { size &+= values[i].count &+ 1 }
+        guard size <= Int(UInt32.max) else {
+            throw .limit("a match of \(size) bytes is more than a match may hold (4 GiB)")
+        }
+        guard let block = allocate(size) else { return nil }
+
+        // Every offset and count below is at most `size`, which fits a u32.
+        let words = block.assumingMemoryBound(to: UInt32.self), bytes = block.assumingMemoryBound(to: UInt8.self)
+        @inline(__always) func word(_ w: Word, _ v: Int) { words[w.rawValue] = UInt32(truncatingIfNeeded: v) }
+        let refs = words + headerWords
+        @inline(__always) func setRef(_ i: Int, _ offset: Int, _ count: Int) {
+            refs[2 &* i] = UInt32(truncatingIfNeeded: offset)
+            refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: count)
+        }
+        var flags = mergedArePathFlag
+        if blob.hasName { flags |= nameFlag }
+        if blob.hasMetadata { flags |= metadataFlag }
+        word(.size, size)
+        word(.routeID, blob.sequence)
+        word(.flags, Int(flags))
+        word(.params, pathCount)
+        word(.pathParams, pathCount)
+        word(.queryPairs, 0)
+        word(.extras, 0)
+        word(.requires, requiresCount)
+        word(.zero, 0)
+        word(.meta, metaCount)
+        word(.nesting, maxNesting)
+        word(.capacity, size)
+
+        // The route's strings, the URL, the head.
+        copyBytes(bytes + tableEnd, (blob.base + routeStart).assumingMemoryBound(to: UInt8.self), routeBytes)
+        copyBytes(bytes + urlAt, u, n)
+        bytes[urlAt &+ n] = 0
+        copyBytes(bytes + headAt, u, headEnd)
+        bytes[headAt &+ headEnd] = 0
+        // A blob offset plus `shift` is the record offset of the same byte in the copy.
+        let shift = tableEnd &- routeStart
+        // In the copy: pattern NUL target NUL name NUL metadata NUL (as `RouteBlob` lays them out).
+        let targetAt = tableEnd &+ patternCount &+ 1, nameAt = targetAt &+ targetCount &+ 1
+        setRef(Field.pattern.rawValue, tableEnd, patternCount)
+        setRef(Field.target.rawValue, targetAt, targetCount)
+        setRef(Field.name.rawValue, nameAt, nameCount)
+        setRef(Field.metadata.rawValue, nameAt &+ nameCount &+ 1, metadataCount)
+        setRef(Field.url.rawValue, urlAt, n)
+        setRef(Field.routed.rawValue, urlAt, n)
+        setRef(Field.fragment.rawValue, urlAt &+ (parts.hasFragment ? parts.fragmentStart : n),
+               parts.hasFragment ? parts.fragmentEnd &- parts.fragmentStart : 0)
+        // Scheme, host and port in the head, each ended by a NUL on the byte after it; scheme and host are
+        // reported lower-cased. (An empty host or port is the head's last NUL.)
+        bytes[headAt &+ schemeEnd] = 0
+        setRef(Field.scheme.rawValue, headAt, schemeEnd)
+        if parts.schemeHasUppercase {
+            for k in headAt..<(headAt &+ schemeEnd) { bytes[k] = ASCII.lowercased(bytes[k]) }
+        }
+        let hostAt = hostCount > 0 ? headAt &+ hostStart : headAt &+ headEnd
+        bytes[hostAt &+ hostCount] = 0
+        setRef(Field.host.rawValue, hostAt, hostCount)
+        if parts.hostHasUppercase {
+            for k in hostAt..<(hostAt &+ hostCount) { bytes[k] = ASCII.lowercased(bytes[k]) }
+        }
+        let portAt = portCount > 0 ? headAt &+ portStart : headAt &+ headEnd
+        bytes[portAt &+ portCount] = 0
+        setRef(Field.port.rawValue, portAt, portCount)
+        var cursor = headAt &+ headEnd &+ 1
+        /// Copies `s` and a NUL at the cursor and points ref `i` at it.
+        @inline(__always) func put(_ s: ByteSpan, ref i: Int) {
+            copyBytes(bytes + cursor, s.start, s.count)
+            bytes[cursor &+ s.count] = 0
+            setRef(i, cursor, s.count)
+            cursor &+= s.count &+ 1
+        }
+        if pathIsSuffix {
+            setRef(Field.path.rawValue, urlAt &+ pathStart, pathEnd &- pathStart)
+        } else {
+            put(ByteSpan(start: u + pathStart, count: max(0, pathEnd &- pathStart)), ref: Field.path.rawValue)
+        }
+
+        // The path parameters' refs, which are also the merged ones (`mergedArePathFlag`).
+        for i in 0..<pathCount {
+            let name = blob.paramNameEntry(i)
+            setRef(fieldCount &+ 2 &* i, name.offset &+ shift, name.count)
+            put(values[i], ref: fieldCount &+ 2 &* i &+ 1)
+        }
+        if requiresCount > 0 || metaCount > 0 {
+            let requiresStart = fieldCount &+ 2 &* pathCount
+            for i in 0..<requiresCount {
+                let e = blob.requiresEntry(i)
+                setRef(requiresStart &+ i, e.offset &+ shift, e.count)
+            }
+            let metaStart = requiresStart &+ requiresCount
+            for i in 0..<metaCount {
+                let e = blob.metaEntry(i)
+                setRef(metaStart &+ 2 &* i, e.key &+ shift, e.keyCount)
+                setRef(metaStart &+ 2 &* i &+ 1, e.value &+ shift, e.valueCount)
+            }
+        }
+        return block
     }
 
     /// `build` of a match with query pairs or extras: merged first (SPEC §4), then written.
