@@ -113,6 +113,14 @@ static int failing(const lr_match *m, void *context, void *user_data, void **res
     return LR_ENOTFOUND;
 }
 
+/* Fails with a message that lives in the match: the open must read it before the match's memory is reused. */
+static int fails_with_match_text(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)context; (void)user_data; (void)result;
+    *message = lr_match_get(m, "reason");
+    return LR_ENOTFOUND;
+}
+
 static int reads_context(const lr_match *m, void *context, void *user_data, void **result, const char **message)
 {
     (void)user_data; (void)message;
@@ -201,6 +209,12 @@ static void test_handler_kinds(void)
     EXPECT_INT(lr_router_handle(r, "mediator://Missing/pushToModule/:p", &fail), LR_OK);
     EXPECT_INT(lr_router_open(r, "mediator://Missing/pushToModule/1", NULL, &result), LR_ENOTFOUND);
     EXPECT_STR(lr_last_error(), "the class has no such method");
+    lr_handler fail_in_match = {fails_with_match_text, NULL, NULL, NULL};
+    EXPECT_INT(lr_router_handle(r, "app://refuse/:reason", &fail_in_match), LR_OK);
+    for (int i = 0; i < 3; i++) {  /* again: the second open reuses the first one's block */
+        EXPECT_INT(lr_router_open(r, i == 1 ? "app://refuse/overdrawn" : "app://refuse/closed", NULL, &result), LR_ENOTFOUND);
+        EXPECT_STR(lr_last_error(), i == 1 ? "overdrawn" : "closed");
+    }
 
     /* A handler with neither or both calls is refused, and nothing is released for it. */
     lr_handler neither = {NULL, NULL, NULL, count_release}, both = {detail, async_handler, NULL, count_release};

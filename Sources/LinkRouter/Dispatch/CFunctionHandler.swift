@@ -36,11 +36,24 @@ package struct CFunctionHandler: @unchecked Sendable {
     @inline(__always)
     static func call(_ function: Function, _ userData: UnsafeMutableRawPointer?, _ record: UnsafeRawPointer,
                      _ context: UnsafeMutableRawPointer?) -> Result<CPointer, CStatusError> {
+        let (rc, result, text) = callReturningStatus(function, userData, record, context)
+        if rc >= 0 { return .success(CPointer(raw: result)) }
+        return .failure(failure(rc, text))
+    }
+
+    /// Calls the function on `match`: its status, result and message, as it gave them.
+    @inline(__always)
+    static func callReturningStatus(_ function: Function, _ userData: UnsafeMutableRawPointer?, _ record: UnsafeRawPointer,
+                                    _ context: UnsafeMutableRawPointer?) -> (Int32, UnsafeMutableRawPointer?, UnsafePointer<CChar>?) {
         var result: UnsafeMutableRawPointer?
         var text: UnsafePointer<CChar>?
         let rc = function(OpaquePointer(record), context, userData, &result, &text)
-        if rc >= 0 { return .success(CPointer(raw: result)) }
-        return .failure(CStatusError(code: rc, message: cMessage(text) ?? "the handler failed with status \(rc)"))
+        return (rc, result, text)
+    }
+
+    /// The error of a negative status `rc` with the handler's message `text` (read now).
+    static func failure(_ rc: Int32, _ text: UnsafePointer<CChar>?) -> CStatusError {
+        CStatusError(code: rc, message: cMessage(text) ?? "the handler failed with status \(rc)")
     }
 
     /// This handler with its owner retained by hand, as plain values: the direct open carries it out of the
@@ -52,8 +65,9 @@ package struct CFunctionHandler: @unchecked Sendable {
         let owner: Unmanaged<AnyObject>?
 
         @inline(__always)
-        func call(_ record: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?) -> Result<CPointer, CStatusError> {
-            CFunctionHandler.call(function, userData, record, context)
+        func callReturningStatus(_ record: UnsafeRawPointer, _ context: UnsafeMutableRawPointer?)
+            -> (Int32, UnsafeMutableRawPointer?, UnsafePointer<CChar>?) {
+            CFunctionHandler.callReturningStatus(function, userData, record, context)
         }
     }
 

@@ -287,18 +287,25 @@ extension Router {
         // The call runs here, on nothing borrowed: it may change the router. The owner `direct` retained keeps
         // the function's user data through it (a handler may remove its own route); a handler without a release
         // function has no owner, and nothing of it can be freed.
-        let answer = handler.call(record, rawContext)
-        handler.owner?.release()
-        // The block goes back to this thread's state, found again only when `direct` could not hand it over.
-        if let thread {
-            thread._withUnsafeGuaranteedRef { $0.recycleMatchBlock(record, capacity: MatchRecord(record).capacity) }
-        } else {
-            MatchRecord.freeCMatch(record)
+        let (status, value, text) = handler.callReturningStatus(record, rawContext)
+        /// Releases the owner; the block goes back to this thread's state, found again only when `direct` could
+        /// not hand it over.
+        @inline(__always) func done() {
+            handler.owner?.release()
+            if let thread {
+                thread._withUnsafeGuaranteedRef { $0.recycleMatchBlock(record, capacity: MatchRecord(record).capacity) }
+            } else {
+                MatchRecord.freeCMatch(record)
+            }
         }
-        switch answer {
-        case .success(let pointer): return opened(pointer.raw)
-        case .failure(let error): return otherwise(.failed(error))
+        if status >= 0 {
+            done()
+            return opened(value)
         }
+        // A failure's message is read first: it may point into the match, whose block `done` gives back.
+        let failure = CFunctionHandler.failure(status, text)
+        done()
+        return otherwise(.failed(failure))
     }
 
     /// What `direct` found, in plain values (no reference counting on the way out of the snapshot closure).
