@@ -66,6 +66,53 @@ final class MatchTableTests: XCTestCase {
         }
     }
 
+    /// The quick lane writes its records itself (`MatchRecord.buildPathOnly`); a router with a rewrite rule
+    /// (one that never fires) takes the general path, whose `write` makes the same record. Both must read the
+    /// same, field by field, and every string must end with a NUL (the C getters hand out the bytes as they are).
+    func testQuickAndGeneralRecordsAgree() throws {
+        let rows = try loadTSV("github-routes.tsv")
+        let extraRoutes = ["app://user/:id", "app://files/*rest", "app://img/{name}.png", "app://x/:a/:b", "*://any/:thing",
+                           "app://host:8080/port"]
+        let quick = Router(), general = Router()
+        for r in [quick, general] {
+            try r.add(rows.map { RouteSpec($0.pattern, target: $0.id) })
+            for p in extraRoutes { try r.add(p, target: p) }
+        }
+        try general.addRewrite("^never-used://(.*)$", target: "app://$1")
+        // (URL, the route it reaches): upper case, a fragment, a percent-encoded value, a catch-all, a value in
+        // part of a segment, a port, user info, a URL with no authority.
+        let cases: [(url: String, target: String?)] = rows.map { ($0.url, $0.id) } + [
+            ("app://user/42", "app://user/:id"), ("APP://USER/42", "app://user/:id"), ("app://user/42#top", "app://user/:id"),
+            ("app://user/%34%32", "app://user/:id"), ("app://me@user/7", "app://user/:id"),
+            ("app://files/a/b/c", "app://files/*rest"), ("app://img/cat.png", "app://img/{name}.png"),
+            ("app://x/1/2", "app://x/:a/:b"), ("https://any/thing", "*://any/:thing"),
+            ("app://host:8080/port", "app://host:8080/port"), ("APP://HoSt:8080/port#f", "app://host:8080/port"),
+            ("mailto:someone@example.com", nil),
+        ]
+        for (url, target) in cases {
+            let a = try quick.resolve(url), b = try general.resolve(url)
+            XCTAssertEqual(a?.target, target, url)
+            XCTAssertEqual(b?.target, target, url)
+            guard let a, let b else { continue }
+            XCTAssertFalse(b.wasRewritten, url)
+            XCTAssertEqual(a.json, b.json, url)
+            XCTAssertEqual(a.orderedParams, b.orderedParams, url)
+            XCTAssertEqual(a.pathParams, b.pathParams, url)
+            for m in [a, b] {
+                let r = m.record
+                for f in MatchRecord.Field.allCases {
+                    let s = r.field(f)
+                    XCTAssertEqual(s.start?[s.count], 0, "\(url) \(f)")
+                }
+                for i in 0..<r.paramCount {
+                    let p = r.param(i)
+                    XCTAssertEqual(p.name.start?[p.name.count], 0, "\(url) name \(i)")
+                    XCTAssertEqual(p.value.start?[p.value.count], 0, "\(url) value \(i)")
+                }
+            }
+        }
+    }
+
     /// Every route of the GitHub API set resolves to itself with exactly the parameters listed.
     func testGitHubRouteSet() throws {
         let rows = try loadTSV("github-routes.tsv")
