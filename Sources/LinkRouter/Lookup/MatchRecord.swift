@@ -6,8 +6,10 @@ import Musl
 
 /// A match as one block of memory: a header of u32 words, a table of (offset, length) string references, then
 /// every string NUL-terminated. The C ABI's `lr_match` is such a block (one `malloc`, one `free`); a Swift
-/// `Match` holds one in a single tail-allocated object. Both are written by `MatchRecord.write`, straight from
-/// the resolve pipeline's spans: no dictionary, no hashing, no reference counting on the way.
+/// `Match` holds one in a single tail-allocated object. Both are written by `MatchRecord.write` (the quick lane's
+/// matches of path parameters alone by `buildPathOnly`, which lays out the same format; a test holds the two to
+/// the same reading), straight from the resolve pipeline's spans: no dictionary, no hashing, no reference
+/// counting on the way.
 ///
 /// ```
 /// word 0 total bytes        word 3 merged params P      word 6 extras E      word 9  meta M
