@@ -254,10 +254,7 @@ package struct MatchRecord {
         let headEnd = max(schemeEnd, hostStart &+ hostCount, portStart &+ portCount)
         let pathCount = blob.paramCount, requiresCount = blob.requiresCount, metaCount = blob.metaCount
         let tableEnd = 4 &* headerWords &+ 8 &* (fieldCount &+ 2 &* (pathCount &+ metaCount) &+ requiresCount)
-        let routeStart = blob.patternOffset, routeBytes = blob.stringsEnd &- routeStart
-        // Read before the record is written (the compiler cannot tell the blob from the record).
-        let patternCount = blob.patternLength, targetCount = blob.targetLength
-        let nameCount = blob.nameLength, metadataCount = blob.metadataLength
+        let routeBytes = blob.stringsEnd &- blob.patternOffset
         // Without a fragment (and there is no query here) the path ends the URL and is read in its copy.
         let pathIsSuffix = pathEnd == n
         let urlAt = tableEnd &+ routeBytes, headAt = urlAt &+ n &+ 1
@@ -270,43 +267,18 @@ package struct MatchRecord {
         guard let block = allocate(size) else { return nil }
 
         // Every offset and count below is at most `size`, which fits a u32.
-        let words = block.assumingMemoryBound(to: UInt32.self), bytes = block.assumingMemoryBound(to: UInt8.self)
-        @inline(__always) func word(_ w: Word, _ v: Int) { words[w.rawValue] = UInt32(truncatingIfNeeded: v) }
-        let refs = words + headerWords
-        @inline(__always) func setRef(_ i: Int, _ offset: Int, _ count: Int) {
-            refs[2 &* i] = UInt32(truncatingIfNeeded: offset)
-            refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: count)
-        }
-        var flags = mergedArePathFlag
-        if blob.hasName { flags |= nameFlag }
-        if blob.hasMetadata { flags |= metadataFlag }
-        word(.size, size)
-        word(.routeID, blob.sequence)
-        word(.flags, Int(flags))
-        word(.params, pathCount)
-        word(.pathParams, pathCount)
-        word(.queryPairs, 0)
-        word(.extras, 0)
-        word(.requires, requiresCount)
-        word(.zero, 0)
-        word(.meta, metaCount)
-        word(.nesting, maxNesting)
-        word(.capacity, size)
-
-        // The route's strings, the URL, the head.
-        copyBytes(bytes + tableEnd, (blob.base + routeStart).assumingMemoryBound(to: UInt8.self), routeBytes)
+        let bytes = block.assumingMemoryBound(to: UInt8.self), refs = block.assumingMemoryBound(to: UInt32.self) + headerWords
+        @inline(__always) func setRef(_ i: Int, _ offset: Int, _ count: Int) { MatchRecord.setRef(refs, i, offset, count) }
+        // The route's strings (the path parameters' refs follow the fixed ones, then requires and meta), the
+        // header, the URL, the head.
+        let shift = writeRoute(blob, routeBytes, into: block, tableEnd: tableEnd, extrasAt: fieldCount &+ 2 &* pathCount,
+                               requiresCount: requiresCount, metaCount: metaCount)
+        writeHeader(block, size: size, blob: blob, flags: mergedArePathFlag, params: pathCount, queryPairs: 0, extras: 0,
+                    requires: requiresCount, meta: metaCount, maxNesting: maxNesting)
         copyBytes(bytes + urlAt, u, n)
         bytes[urlAt &+ n] = 0
         copyBytes(bytes + headAt, u, headEnd)
         bytes[headAt &+ headEnd] = 0
-        // A blob offset plus `shift` is the record offset of the same byte in the copy.
-        let shift = tableEnd &- routeStart
-        // In the copy: pattern NUL target NUL name NUL metadata NUL (as `RouteBlob` lays them out).
-        let targetAt = tableEnd &+ patternCount &+ 1, nameAt = targetAt &+ targetCount &+ 1
-        setRef(Field.pattern.rawValue, tableEnd, patternCount)
-        setRef(Field.target.rawValue, targetAt, targetCount)
-        setRef(Field.name.rawValue, nameAt, nameCount)
-        setRef(Field.metadata.rawValue, nameAt &+ nameCount &+ 1, metadataCount)
         setRef(Field.url.rawValue, urlAt, n)
         setRef(Field.routed.rawValue, urlAt, n)
         setRef(Field.fragment.rawValue, urlAt &+ (parts.hasFragment ? parts.fragmentStart : n),
@@ -346,19 +318,6 @@ package struct MatchRecord {
             let name = blob.paramNameEntry(i)
             setRef(fieldCount &+ 2 &* i, name.offset &+ shift, name.count)
             put(values[i], ref: fieldCount &+ 2 &* i &+ 1)
-        }
-        if requiresCount > 0 || metaCount > 0 {
-            let requiresStart = fieldCount &+ 2 &* pathCount
-            for i in 0..<requiresCount {
-                let e = blob.requiresEntry(i)
-                setRef(requiresStart &+ i, e.offset &+ shift, e.count)
-            }
-            let metaStart = requiresStart &+ requiresCount
-            for i in 0..<metaCount {
-                let e = blob.metaEntry(i)
-                setRef(metaStart &+ 2 &* i, e.key &+ shift, e.keyCount)
-                setRef(metaStart &+ 2 &* i &+ 1, e.value &+ shift, e.valueCount)
-            }
         }
         return block
     }
@@ -456,12 +415,7 @@ package struct MatchRecord {
         let mergedCount = merged?.count ?? sources.count, mergedRefs = merged?.count ?? 0
         let refCount = fieldCount &+ 2 &* (mergedRefs &+ sources.count &+ metaCount) &+ requiresCount
         let tableEnd = 4 &* headerWords &+ 8 &* refCount
-        // The route's strings (pattern, target, name, metadata, parameter names, guards, meta) are one run in
-        // its block: one copy, and each string keeps its distance from the run's start.
-        let routeStart = blob.patternOffset, routeBytes = blob.stringsEnd &- routeStart
-        // Read before the record is written (the compiler cannot tell the blob from the record).
-        let patternCount = blob.patternLength, targetCount = blob.targetLength
-        let nameCount = blob.nameLength, metadataCount = blob.metadataLength
+        let routeBytes = blob.stringsEnd &- blob.patternOffset
 
         // Sizes first. Each string is copied once: merged parameters point at the copies of the pairs they come
         // from, and an URL that was not rewritten is its own routed URL.
@@ -482,17 +436,13 @@ package struct MatchRecord {
         guard let block = allocate(size) else { return nil }
 
         // Every offset and count below is at most `size`, which fits a u32.
-        let words = block.assumingMemoryBound(to: UInt32.self)
-        @inline(__always) func word(_ w: Word, _ v: Int) { words[w.rawValue] = UInt32(truncatingIfNeeded: v) }
-        let refs = words + headerWords
-        let bytes = block.assumingMemoryBound(to: UInt8.self)
-        @inline(__always) func setRef(_ i: Int, _ offset: Int, _ count: Int) {
-            refs[2 &* i] = UInt32(truncatingIfNeeded: offset)
-            refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: count)
-        }
-        copyBytes(bytes + tableEnd, (blob.base + routeStart).assumingMemoryBound(to: UInt8.self), routeBytes)
-        // A blob offset plus `shift` is the record offset of the same byte in the copy.
-        let shift = tableEnd &- routeStart
+        let bytes = block.assumingMemoryBound(to: UInt8.self), refs = block.assumingMemoryBound(to: UInt32.self) + headerWords
+        @inline(__always) func setRef(_ i: Int, _ offset: Int, _ count: Int) { MatchRecord.setRef(refs, i, offset, count) }
+        // The sources' refs follow the merged ones: path, query, extras, in `sources` order; then requires and meta.
+        let mergedStart = fieldCount
+        let sourceStart = mergedStart &+ 2 &* mergedRefs
+        let shift = writeRoute(blob, routeBytes, into: block, tableEnd: tableEnd, extrasAt: sourceStart &+ 2 &* sources.count,
+                               requiresCount: requiresCount, metaCount: metaCount)
         var cursor = tableEnd &+ routeBytes
         /// Copies `s` and a NUL at the cursor and points ref `i` at it.
         @inline(__always) func put(_ s: ByteSpan, ref i: Int) {
@@ -502,29 +452,10 @@ package struct MatchRecord {
             cursor &+= s.count &+ 1
         }
 
-        var flags: UInt32 = rewritten ? rewrittenFlag : 0
-        if blob.hasName { flags |= nameFlag }
-        if blob.hasMetadata { flags |= metadataFlag }
-        if merged == nil { flags |= mergedArePathFlag }
-        word(.size, size)
-        word(.routeID, blob.sequence)
-        word(.flags, Int(flags))
-        word(.params, mergedCount)
-        word(.pathParams, pathCount)
-        word(.queryPairs, r.pairs.count)
-        word(.extras, sources.extras.count)
-        word(.requires, requiresCount)
-        word(.zero, 0)
-        word(.meta, metaCount)
-        word(.nesting, maxNesting)
-        word(.capacity, size)
-
-        // In the copy: pattern NUL target NUL name NUL metadata NUL (as `RouteBlob` lays them out).
-        let targetAt = tableEnd &+ patternCount &+ 1, nameAt = targetAt &+ targetCount &+ 1
-        setRef(Field.pattern.rawValue, tableEnd, patternCount)
-        setRef(Field.target.rawValue, targetAt, targetCount)
-        setRef(Field.name.rawValue, nameAt, nameCount)
-        setRef(Field.metadata.rawValue, nameAt &+ nameCount &+ 1, metadataCount)
+        writeHeader(block, size: size, blob: blob,
+                    flags: (rewritten ? rewrittenFlag : 0) | (merged == nil ? mergedArePathFlag : 0),
+                    params: mergedCount, queryPairs: r.pairs.count, extras: sources.extras.count,
+                    requires: requiresCount, meta: metaCount, maxNesting: maxNesting)
         put(r.url, ref: Field.url.rawValue)
         if rewritten {
             put(routed, ref: Field.routed.rawValue)
@@ -553,9 +484,6 @@ package struct MatchRecord {
         setRef(Field.fragment.rawValue, routedAt &+ (parts.hasFragment ? parts.fragmentStart : routed.count),
                parts.hasFragment ? parts.fragmentEnd &- parts.fragmentStart : 0)
 
-        // The sources' refs follow the merged ones: path, query, extras, in `sources` order.
-        let mergedStart = fieldCount
-        let sourceStart = mergedStart &+ 2 &* mergedRefs
         for i in 0..<pathCount {
             let name = blob.paramNameEntry(i)
             setRef(sourceStart &+ 2 &* i, name.offset &+ shift, name.count)
@@ -581,20 +509,77 @@ package struct MatchRecord {
                 refs[2 &* (mergedStart &+ 2 &* k &+ 1) &+ 1] = refs[value &+ 1]
             }
         }
+        return block
+    }
+
+    // MARK: Writing, the parts both writers share
+
+    /// Ref `i` of the table at `refs`: (offset, count), each a u32 (both at most the record's size).
+    @inline(__always)
+    private static func setRef(_ refs: UnsafeMutablePointer<UInt32>, _ i: Int, _ offset: Int, _ count: Int) {
+        refs[2 &* i] = UInt32(truncatingIfNeeded: offset)
+        refs[2 &* i &+ 1] = UInt32(truncatingIfNeeded: count)
+    }
+
+    /// The header of a record of `size` bytes for `blob`; `flags` beside the name and metadata flags, which
+    /// come from the route.
+    @inline(__always)
+    private static func writeHeader(_ block: UnsafeMutableRawPointer, size: Int, blob: RouteBlob, flags: UInt32,
+                                    params: Int, queryPairs: Int, extras: Int, requires: Int, meta: Int, maxNesting: Int) {
+        let words = block.assumingMemoryBound(to: UInt32.self)
+        @inline(__always) func word(_ w: Word, _ v: Int) { words[w.rawValue] = UInt32(truncatingIfNeeded: v) }
+        var flags = flags
+        if blob.hasName { flags |= nameFlag }
+        if blob.hasMetadata { flags |= metadataFlag }
+        word(.size, size)
+        word(.routeID, blob.sequence)
+        word(.flags, Int(flags))
+        word(.params, params)
+        word(.pathParams, blob.paramCount)
+        word(.queryPairs, queryPairs)
+        word(.extras, extras)
+        word(.requires, requires)
+        word(.zero, 0)
+        word(.meta, meta)
+        word(.nesting, maxNesting)
+        word(.capacity, size)
+    }
+
+    /// Copies the route's strings, `routeBytes` from `patternOffset` (pattern, target, name, metadata, parameter
+    /// names, guards, meta: one run in its block, each string keeping its distance from the run's start), to
+    /// `tableEnd`, and points at the copies the refs of pattern, target, name and metadata, and the
+    /// `requiresCount` requires and `metaCount` meta refs from ref `extrasAt`. Returns the shift: a blob offset
+    /// plus it is the record offset of the same byte (the caller points the parameter names' refs with it).
+    @inline(__always)
+    private static func writeRoute(_ blob: RouteBlob, _ routeBytes: Int, into block: UnsafeMutableRawPointer,
+                                   tableEnd: Int, extrasAt: Int, requiresCount: Int, metaCount: Int) -> Int {
+        let refs = block.assumingMemoryBound(to: UInt32.self) + headerWords
+        let routeStart = blob.patternOffset
+        // Read before the copy is written (the compiler cannot tell the blob from the record).
+        let patternCount = blob.patternLength, targetCount = blob.targetLength
+        let nameCount = blob.nameLength, metadataCount = blob.metadataLength
+        copyBytes(block.assumingMemoryBound(to: UInt8.self) + tableEnd,
+                  (blob.base + routeStart).assumingMemoryBound(to: UInt8.self), routeBytes)
+        let shift = tableEnd &- routeStart
+        // In the copy: pattern NUL target NUL name NUL metadata NUL (as `RouteBlob` lays them out).
+        let targetAt = tableEnd &+ patternCount &+ 1, nameAt = targetAt &+ targetCount &+ 1
+        setRef(refs, Field.pattern.rawValue, tableEnd, patternCount)
+        setRef(refs, Field.target.rawValue, targetAt, targetCount)
+        setRef(refs, Field.name.rawValue, nameAt, nameCount)
+        setRef(refs, Field.metadata.rawValue, nameAt &+ nameCount &+ 1, metadataCount)
         if requiresCount > 0 || metaCount > 0 {
-            let requiresStart = sourceStart &+ 2 &* sources.count
             for i in 0..<requiresCount {
                 let e = blob.requiresEntry(i)
-                setRef(requiresStart &+ i, e.offset &+ shift, e.count)
+                setRef(refs, extrasAt &+ i, e.offset &+ shift, e.count)
             }
-            let metaStart = requiresStart &+ requiresCount
+            let metaStart = extrasAt &+ requiresCount
             for i in 0..<metaCount {
                 let e = blob.metaEntry(i)
-                setRef(metaStart &+ 2 &* i, e.key &+ shift, e.keyCount)
-                setRef(metaStart &+ 2 &* i &+ 1, e.value &+ shift, e.valueCount)
+                setRef(refs, metaStart &+ 2 &* i, e.key &+ shift, e.keyCount)
+                setRef(refs, metaStart &+ 2 &* i &+ 1, e.value &+ shift, e.valueCount)
             }
         }
-        return block
+        return shift
     }
 }
 
