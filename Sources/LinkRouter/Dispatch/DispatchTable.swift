@@ -42,28 +42,20 @@ final class DispatchTable: Sendable {
 
     /// The handler for a match: the route's own, else its target's.
     func handler(for match: MatchRecord) -> Handler? {
-        withHandler(for: match) { $0 }
+        if !byRoute.isEmpty, let h = byRoute[match.routeID] { return h }
+        return byTarget.handler(for: match.field(.target))
     }
 
     /// The C function that handles a match (as `handler(for:)` finds it), its owner retained; nil when there is
     /// none or the handler is not a C function. Only the function is copied out, not the handler.
     @inline(__always)
     func cFunction(for match: MatchRecord) -> CFunctionHandler.Retained? {
-        // Without route handlers, the target's C function is read as plain values (no copy of the handler).
-        if byRoute.isEmpty { return byTarget.cFunction(for: match.field(.target))?.retained }
-        return withHandler(for: match) { h in
+        if !byRoute.isEmpty, let h = byRoute[match.routeID] {
             guard case .c(let f) = h.body else { return nil }
             return f.retained
         }
-    }
-
-    /// `body` of the handler for a match, the route's own, else its target's (read in its table); nil when the
-    /// match has none.
-    @inline(__always)
-    private func withHandler<R>(for match: MatchRecord, _ body: (Handler) -> R?) -> R? {
-        if !byRoute.isEmpty, let h = byRoute[match.routeID] { return body(h) }
-        if byTarget.isEmpty { return nil }
-        return byTarget.withHandler(for: match.field(.target), body)
+        // The target's C function is read as plain values kept beside its handler (no copy of the handler).
+        return byTarget.cFunction(for: match.field(.target))?.retained
     }
 }
 
@@ -85,8 +77,6 @@ struct TargetHandlers: Sendable {
         /// Index into `entries`; -1: empty.
         var entry: Int32 = -1
     }
-
-    var isEmpty: Bool { entries.isEmpty }
 
     /// Sets (nil: removes) the handler of `target`.
     mutating func set(_ handler: Handler?, for target: String) {
@@ -110,12 +100,10 @@ struct TargetHandlers: Sendable {
         }
     }
 
-    /// `body` of `target`'s handler, read in place (a copy of the entry would retain its array and handler);
-    /// nil when it has none.
-    @inline(__always)  // into the direct open
-    func withHandler<R>(for target: ByteSpan, _ body: (Handler) -> R?) -> R? {
+    /// `target`'s handler; nil when it has none.
+    func handler(for target: ByteSpan) -> Handler? {
         guard let i = index(of: target) else { return nil }
-        return body(entries[i].handler)
+        return entries[i].handler
     }
 
     /// `target`'s handler when it is a C function, as plain values (see `cFunctions`).

@@ -87,8 +87,7 @@ package final class ThreadState {
     /// Keeps a freed C match's block as this thread's spare when there is room, else frees it.
     @inline(__always)
     package static func recycleMatchBlock(_ block: UnsafeMutableRawPointer, capacity: Int) {
-        let kept = capacity <= spareMatchLimit && withExisting { $0.keep(block, capacity: capacity) } == true
-        if !kept { free(block) }
+        if withExisting({ $0.recycleMatchBlock(block, capacity: capacity) }) == nil { free(block) }
     }
 
     /// `recycleMatchBlock` into this state, which the caller has at hand (this thread's).
