@@ -28,7 +28,7 @@ C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
 EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
 C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
 
-.PHONY: all deps lib examples demo bench bench-instructions test test-swift test-c test-examples test-exports test-install test-python test-tool \
+.PHONY: all deps lib examples demo bench bench-instructions bench-steps test test-swift test-c test-examples test-exports test-install test-python test-tool \
         install uninstall clean
 
 all: lib examples
@@ -75,6 +75,9 @@ bench: lib
 # Instructions per lookup, resolve and open under callgrind: deterministic, for changes smaller than the noise.
 bench-instructions: lib
 	bash bench/instructions.sh
+
+bench-steps: lib
+	bash bench/steps.sh
 
 test: all test-swift test-c test-examples test-seeds test-exports test-install test-tool test-python test-go test-java
 	@echo "make test: all passed"

@@ -10,7 +10,7 @@
  *   instructions typed   -   ROUNDS   the same URL on bench://user/:id<int>, beside bench://user/:name
  */
 #include "bench_common.h"
-#include "linkrouter.h"
+#include "linkrouter_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,18 +66,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "instructions: cannot load data set %s\n", set);
         return 1;
     }
-    lr_router *r;
-    if (lr_router_new(&r) != LR_OK) return 1;
     static const lr_handler handler = {on_open, NULL, NULL, NULL};
-    for (size_t i = 0; i < ds.n; i++) {
-        char id[16];
-        snprintf(id, sizeof id, "%d", ds.rows[i].id);
-        if (lr_router_add(r, ds.rows[i].pattern, id) != LR_OK ||
-            (strcmp(mode, "open") == 0 && lr_router_handle_target(r, id, &handler) != LR_OK)) {
-            fprintf(stderr, "instructions: %s\n", lr_last_error());
-            return 1;
-        }
-    }
+    lr_router *r = bench_lr_router(&ds, strcmp(mode, "open") == 0 ? &handler : NULL, "instructions");
+    if (!r) return 1;
     char scratch[4096];
     lr_result res;
     lr_param_ref params[64];

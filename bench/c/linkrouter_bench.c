@@ -26,7 +26,7 @@
 #include <malloc.h>
 
 #include "alloc_count.h"
-#include "linkrouter.h"
+#include "linkrouter_common.h"
 
 #define MAX_PARAMS 32
 
@@ -151,21 +151,6 @@ static double allocations_per_lookup(lr_ctx *c, bench_pass_fn pass) {
     return (double)alloc_count / (double)c->ds->n;
 }
 
-/* A router holding the dataset's routes (target = route id), added in one bulk call. */
-/* The open row's handler: reads what alloc_pass reads, from the match it is lent; the row is the context. */
-static int open_handler(const lr_match *m, void *context, void *user_data, void **result, const char **message) {
-    (void)user_data;
-    (void)message;
-    const bench_row *r = context;
-    uint64_t acc = strlen(lr_match_target(m));
-    for (int k = 0; k < r->nparams; k++) {
-        const char *v = lr_match_get(m, r->pnames[k]);
-        acc += strlen(v) + (unsigned char)v[0];
-    }
-    *result = (void *)(uintptr_t)acc;
-    return LR_OK;
-}
-
 static uint64_t open_pass(void *vctx, const size_t *order, size_t n) {
     lr_ctx *c = vctx;
     const bench_row *rows = c->ds->rows;
@@ -183,7 +168,7 @@ static uint64_t open_pass(void *vctx, const size_t *order, size_t n) {
 
 /* Gives every route of the table the open row's handler, by target (each route's target is its id). */
 static int add_open_handlers(lr_ctx *c, char *err, size_t errlen) {
-    static const lr_handler handler = {open_handler, NULL, NULL, NULL};
+    static const lr_handler handler = {bench_lr_read_match, NULL, NULL, NULL};
     for (size_t i = 0; i < c->ds->n; i++) {
         char id[16];
         snprintf(id, sizeof id, "%d", c->ds->rows[i].id);
@@ -208,6 +193,7 @@ static int add_open_handlers(lr_ctx *c, char *err, size_t errlen) {
     return 0;
 }
 
+/* A router holding the dataset's routes (target = route id), added in one bulk call. */
 static lr_router *build(const bench_dataset *ds, double *ms, char *err, size_t errlen) {
     const char **patterns = malloc(ds->n * sizeof(char *)), **targets = malloc(ds->n * sizeof(char *));
     char (*ids)[16] = malloc(ds->n * sizeof *ids);
