@@ -590,7 +590,8 @@ int lr_reply_fail(lr_reply reply, int code, const char *message);
    ("every https URL to the web page") are ordinary routes such as "https:// *rest" (without the space). */
 typedef int (*lr_unmatched_fn)(const char *url, void *context, void *user_data, void **result, const char **message);
 
-/* Sets the unmatched handler (a NULL fn removes it). LR_OK, LR_EMISUSE. */
+/* Sets the unmatched handler (a NULL fn removes it; a release given with it is called at once, on user_data).
+   LR_OK, LR_EMISUSE. */
 int lr_router_set_unmatched(lr_router *r, lr_unmatched_fn fn, void *user_data, lr_release_fn release);
 
 /* A guard's verdict. */
@@ -673,7 +674,8 @@ typedef void (*lr_log_fn)(int level, const char *message, void *user_data);
 
 /* Sends what opens do -- what matched, what was rewritten, which guard decided what, what was parked, replayed or
    dropped, failures -- to fn at `level` and below (FFRouter's log switch). Off by default; LR_LOG_OFF or a NULL
-   fn turns it off, and off, no message is even made. LR_OK, LR_EMISUSE (an unknown level). */
+   fn turns it off (a release given then is called at once, on user_data), and off, no message is even made.
+   LR_OK, LR_EMISUSE (an unknown level). */
 int lr_router_set_log(lr_router *r, int level, lr_log_fn fn, void *user_data, lr_release_fn release);
 
 #ifdef __cplusplus

@@ -107,6 +107,7 @@ public func lr_router_set_unmatched(_ r: Handle?, _ fn: lr_unmatched_fn?, _ user
         let router = try router(r, "lr_router_set_unmatched")
         guard let fn else {
             router.onUnmatched(nil)
+            release?(userData)  // nothing can call a handler that was not set: released at once
             return 0
         }
         let owner = CUserData(userData, release)
@@ -255,6 +256,7 @@ public func lr_router_set_log(_ r: Handle?, _ level: Int32, _ fn: lr_log_fn?, _ 
         guard let level = LogLevel(rawValue: Int(level)) else { throw RouterError(.misuse, "\(f): unknown level \(level)") }
         guard let fn, level != .off else {
             router.setLog(level: .off, nil)
+            release?(userData)  // nothing will call fn: released at once
             return 0
         }
         let owner = CUserData(userData, release)

@@ -274,7 +274,12 @@ static void test_unmatched(void)
     expect_events(NULL, 0, __LINE__);
     EXPECT_INT(lr_router_set_unmatched(r, NULL, NULL, NULL), LR_OK);
     EXPECT_INT(lr_router_open(r, "app://nowhere", NULL, &result), LR_NOMATCH);
+    /* Removing it with a release: released at once, since nothing can call it. */
+    releases = 0;
+    EXPECT_INT(lr_router_set_unmatched(r, NULL, NULL, count_release), LR_OK);
+    EXPECT_INT(releases, 1);
     lr_router_free(r);
+    EXPECT_INT(releases, 1);
 }
 
 /* ---- Guards ---- */
@@ -520,8 +525,17 @@ static void test_logging(void)
     reset_events();
     EXPECT_INT(lr_router_open(r, "app://none", NULL, &result), LR_NOMATCH);
     expect_events(NULL, 0, __LINE__);
+    EXPECT_INT(releases, 1);  /* the sink turned off is released */
+    /* Turning it off with a release (level off, or no function): nothing will call it, so it is released at once
+       (found by fuzz_open: it was never released). */
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_OFF, log_line, NULL, count_release), LR_OK);
+    EXPECT_INT(releases, 2);
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_INFO, NULL, NULL, count_release), LR_OK);
+    EXPECT_INT(releases, 3);
+    EXPECT_INT(lr_router_open(r, "app://none", NULL, &result), LR_NOMATCH);
+    expect_events(NULL, 0, __LINE__);
     lr_router_free(r);
-    EXPECT_INT(releases, 1);
+    EXPECT_INT(releases, 3);
 }
 
 /* ---- Re-entrancy and threads ---- */
