@@ -356,9 +356,8 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
     if n > 0 {
         let names = try texts(o.extra_names, n, "extra_names", function, item: "extra")
         let values = try texts(o.extra_values, n, "extra_values", function, item: "extra")
-        var extra: [String: any Sendable] = [:]
-        for (k, v) in zip(names, values) { extra[k] = v }
-        request.extra = extra
+        // In the order given, as lr_router_resolve_with takes them.
+        request.setExtra(inOrder: zip(names, values).map { (name: $0, value: $1) })
     }
     if let dispatch = o.dispatch { request.executor = CExecutor(dispatch: dispatch, executor: CPointer(raw: o.executor)) }
     if o.timeout_ms != 0 { request.timeout = .milliseconds(Int64(o.timeout_ms)) }

@@ -685,9 +685,56 @@ static void test_reentrancy_and_threads(void)
     lr_router_free(shared);
 }
 
+/* ---- Extras ---- */
+
+static int match_as_json(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)context;
+    (void)user_data;
+    (void)message;
+    char *json = NULL;
+    lr_match_to_json(m, &json);
+    *result = json;
+    return LR_OK;
+}
+
+/* An open's extras take part in the parameters as lr_router_resolve_with's do: in the order given, a repeated name
+   at its first place with its last value (found by fuzz_open: the open sorted them by name). */
+static void test_extras_order(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    lr_handler h = {match_as_json, NULL, NULL, NULL};
+    EXPECT_INT(lr_router_handle(r, "app://user/:id", &h), LR_OK);
+    const char *names[] = {"zeta", "alpha", "zeta", "id"}, *values[] = {"1", "2", "3", "4"};
+    lr_open_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.extra_names = names;
+    opts.extra_values = values;
+    opts.extra_count = 4;
+    void *opened = NULL;
+    EXPECT_INT(lr_router_open(r, "app://user/42?b=x", &opts, &opened), LR_OK);
+    lr_match *m = NULL;
+    EXPECT_INT(lr_router_resolve_with(r, "app://user/42?b=x", names, values, 4, &m), LR_OK);
+    char *resolved = NULL;
+    EXPECT_INT(lr_match_to_json(m, &resolved), LR_OK);
+    EXPECT_STR((const char *)opened, resolved);
+    const char *order[] = {"id", "b", "zeta", "alpha"}, *in_place[] = {"4", "x", "3", "2"};
+    EXPECT_INT(lr_match_param_count(m), 4);
+    for (size_t i = 0; i < 4; i++) {
+        EXPECT_STR(lr_match_param_name(m, i), order[i]);
+        EXPECT_STR(lr_match_param_value(m, i), in_place[i]);
+    }
+    lr_match_free(m);
+    lr_string_free(resolved);
+    lr_string_free(opened);
+    lr_router_free(r);
+}
+
 int main(void)
 {
     test_handler_kinds();
+    test_extras_order();
     test_unmatched();
     test_guards_and_deferred_opens();
     test_executors();

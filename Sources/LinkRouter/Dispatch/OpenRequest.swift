@@ -13,10 +13,30 @@ public struct OpenRequest: Sendable {
     /// String is made only if something needs one (a log line, the unmatched handler, an error), so a plain
     /// open makes none. Whatever outlives the call takes `owned` (a parked open).
     nonisolated(unsafe) package var borrowedURL: ByteSpan?
-    /// Extra parameters (any values; those that are strings also take part in `Match.params`).
+    /// Extra parameters (any values; those that are strings also take part in `Match.params`, in the order of
+    /// their names: a dictionary has no order of its own).
     public var extra: [String: any Sendable] {
         get { options?.fields.extra ?? [:] }
-        set { change { $0.extra = newValue } }
+        set {
+            change {
+                $0.extra = newValue
+                $0.extraOrder = []
+            }
+        }
+    }
+    /// The extras' names in the order the caller gave them (the C ABI's arrays, which Python's dicts fill), each
+    /// once; empty for a dictionary. They take part in the parameters in this order, as `lr_router_resolve_with`
+    /// gives them.
+    package var extraOrder: [String] { options?.fields.extraOrder ?? [] }
+
+    /// Sets the extras from `pairs`, in order: a repeated name keeps its first place and takes its last value.
+    package mutating func setExtra(inOrder pairs: [(name: String, value: String)]) {
+        change { f in
+            var extra: [String: any Sendable] = [:], order: [String] = []
+            for (name, value) in pairs where extra.updateValue(value, forKey: name) == nil { order.append(name) }
+            f.extra = extra
+            f.extraOrder = order
+        }
     }
     /// The caller's context, handed to guards and the handler as it is.
     public var context: (any Sendable)? {
@@ -36,6 +56,7 @@ public struct OpenRequest: Sendable {
 
     private struct Fields {
         var extra: [String: any Sendable] = [:]
+        var extraOrder: [String] = []
         var context: (any Sendable)?
         var executor: (any Executor)?
         var timeout: Duration?

@@ -92,8 +92,11 @@ extension Router {
                     .map { Match($0, rawContext: request.rawContext) }
             }
         }
-        let strings = request.extra.isEmpty ? []
-            : request.extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
+        // The string extras, in the order the caller gave them, else (a dictionary) by name.
+        let extra = request.extra, order = request.extraOrder
+        let strings = extra.isEmpty ? []
+            : !order.isEmpty ? order.compactMap { k in (extra[k] as? String).map { (key: k, value: $0) } }
+            : extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
         return try request.withURLBytes { span throws(RouterError) in
             try withExtraSpans(strings) { extras throws(RouterError) in
                 try MatchStorage.make(state, span, extras: extras, reusable: true)
