@@ -18,8 +18,8 @@
  *   - lr_router_open_async calls done at most once, never for an open it refused; resume replays as many opens
  *     as were pending and reports each once; drop_pending hands each back once and empties the queue;
  *   - a refused registration keeps nothing; every user_data registered with a release is released exactly once
- *     once the router is freed and its late handlers have run (within a second: the last release may come from
- *     a reply timer's thread); every message (lr_last_error, the log) is UTF-8.
+ *     once the router is freed and its late handlers have run (waited for up to a second, since the header lets
+ *     it come from another thread); every message (lr_last_error, the log) is UTF-8.
  */
 #include "fuzz_common.h"
 
@@ -35,8 +35,8 @@ static int nest_depth;
 static int running_late;         /* handlers run by the late executor, after their open timed out */
 static int sync_marker, unmatched_marker, async_marker;
 
-/* user_data with a release: each must be released exactly once. A release may come from another thread (the one
-   that lets go last: a reply's timer, say), hence the atomics. */
+/* user_data with a release: each must be released exactly once. A release may come from another thread (the
+   header allows the one that lets go last), hence the atomics. */
 typedef struct { int magic, released; } owned;
 static owned owned_pool[64];
 static int owned_count, registered, released;
@@ -554,8 +554,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lr_router_free(router);
     router = NULL;
     run_late_work();  /* handlers whose opens timed out, after the router is gone: they must still find their match */
-    /* The last releases may come from the thread that lets go last (a reply's timer, disposed on a dispatch
-       thread just after its open): waited for, up to the harness's budget for a call. */
+    /* The header lets the last release come from whichever thread lets go last: waited for, up to the harness's
+       budget for a call. (A reply's timer held the log sink until its deadline, and released it on a dispatch
+       thread; it holds nothing of the open's now.) */
     long long t0 = fuzz_now_ns();
     while (__atomic_load_n(&released, __ATOMIC_SEQ_CST) < registered && fuzz_now_ns() - t0 < FUZZ_CALL_BUDGET_NS) {
         struct timespec ms = {0, 1000000};

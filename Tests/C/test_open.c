@@ -534,8 +534,17 @@ static void test_logging(void)
     EXPECT_INT(releases, 3);
     EXPECT_INT(lr_router_open(r, "app://none", NULL, &result), LR_NOMATCH);
     expect_events(NULL, 0, __LINE__);
+    /* A sink replaced after an open answered on another thread is released once that open is done, not at its
+       reply timer's deadline (10 s by default): the timer holds nothing of the open's but the reply, weakly. */
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_INFO, log_line, NULL, count_release), LR_OK);
+    lr_open_options on_a_thread = {NULL, NULL, 0, NULL, thread_executor, NULL, 0};
+    EXPECT_INT(lr_router_open(r, "protocol://page/2", &on_a_thread, &result), LR_OK);
+    join_started();  /* the executor's thread has let go of the open */
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_OFF, NULL, NULL, NULL), LR_OK);
+    EXPECT_INT(lr_router_open(r, "app://none", NULL, &result), LR_NOMATCH);  /* this thread lets go of the old state */
+    EXPECT_INT(releases, 4);
     lr_router_free(r);
-    EXPECT_INT(releases, 3);
+    EXPECT_INT(releases, 4);
 }
 
 /* ---- Re-entrancy and threads ---- */

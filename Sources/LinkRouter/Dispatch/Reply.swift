@@ -77,12 +77,14 @@ public final class Reply: Sendable {
         return .delivered
     }
 
-    /// Gives up waiting: the open fails with `error` unless the reply came first. True when it expired now.
+    /// Gives up waiting: the open fails with `error`, logged as a warning, unless the reply came first. True
+    /// when it expired now.
     @discardableResult func expire(_ error: RouterError) -> Bool {
         guard state.compareExchange(expected: Reply.pending, desired: Reply.expired, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
         deliver(.failure(error))
+        log(.warning, error.message)
         return true
     }
 }

@@ -236,12 +236,13 @@ extension Router {
             work.run(match, reply)
         }
         guard !reply.isDone else { return }
-        // Not answered yet: the timeout decides, unless the reply comes first. The timer holds the reply weakly,
-        // so a reply answered (or dropped, which answers it) is freed at once.
+        // Not answered yet: the timeout decides, unless the reply comes first. The timer holds the reply weakly and
+        // nothing else of the open's (the reply logs), so a reply answered (or dropped, which answers it) is freed
+        // at once, and with it what it holds: the log sink and the callbacks' user data are not kept until the
+        // timer's deadline.
         let timeout = request.timeout ?? .milliseconds(state.limits.replyTimeoutMilliseconds)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds(timeout))) { [weak reply] in
-            let error = RouterError(.timeout, "'\(excerpt(url))': the handler did not reply within \(timeout)")
-            if let reply, reply.expire(error) { log(.warning, error.message) }
+            reply?.expire(RouterError(.timeout, "'\(excerpt(url))': the handler did not reply within \(timeout)"))
         }
     }
 
