@@ -94,9 +94,9 @@ extension Router {
         }
         // The string extras, in the order the caller gave them, else (a dictionary) by name.
         let extra = request.extra, order = request.extraOrder
-        let strings = extra.isEmpty ? []
-            : !order.isEmpty ? order.compactMap { k in (extra[k] as? String).map { (key: k, value: $0) } }
-            : extra.compactMap { k, v in (v as? String).map { (key: k, value: $0) } }.sorted { $0.key < $1.key }
+        let strings = (order.isEmpty ? extra.keys.sorted() : order).compactMap { k in
+            (extra[k] as? String).map { (key: k, value: $0) }
+        }
         return try request.withURLBytes { span throws(RouterError) in
             try withExtraSpans(strings) { extras throws(RouterError) in
                 try MatchStorage.make(state, span, extras: extras, reusable: true)
