@@ -513,8 +513,9 @@ int lr_router_explain_text(lr_router *r, const char *url, char **out);
  *
  * The outcomes of an open:
  *   LR_OK        the handler's (or the unmatched handler's) result is in *result
- *   LR_DEFERRED  a guard deferred the URL: it is parked, with its extras and context, in that guard's queue
- *                until lr_router_resume replays it (lr_router_pending lists them, lr_router_drop_pending drops)
+ *   LR_DEFERRED  a guard deferred the URL: it is parked, with its extras, context, dispatch, executor and
+ *                timeout, in that guard's queue until lr_router_resume replays it (lr_router_pending lists them,
+ *                lr_router_drop_pending drops); the executor must stay valid until then
  *   LR_NOMATCH   no route matches, and the router has no unmatched handler
  *   LR_EDENIED   a guard denied the URL (lr_last_error() is its message), or a guard the route requires is not
  *                registered (a missing check never lets a URL through)
@@ -525,9 +526,11 @@ int lr_router_explain_text(lr_router *r, const char *url, char **out);
  *
  * Handlers and guards run with no lock held: they may open other URLs, add routes or resume queues. The match
  * they are given is lent for the call (for an asynchronous handler: until it replies), and its memory is reused
- * by the thread's next open; lr_match_clone keeps a copy. Every callback comes with user_data and an optional release(user_data), which the library calls once
- * nothing can call the callback any more: after its route, guard or router is gone and no open in flight still
- * uses it, from whichever thread lets go last. A registration that fails keeps nothing and releases nothing.
+ * by the thread's next open; lr_match_clone keeps a copy. Every callback comes with user_data and an optional
+ * release(user_data), which the library calls once nothing can call the callback any more: after its route,
+ * guard or router is gone and no open in flight still uses it (an asynchronous handler's reply is in flight
+ * until it is sent or times out), from whichever thread lets go last, with no lock held (a release may call
+ * the library, even this router). A registration that fails keeps nothing and releases nothing.
  * ------------------------------------------------------------------------------------------------------------ */
 
 /* A synchronous handler: sets *result (any pointer; leaving it NULL is "fire and forget") and returns LR_OK, or
@@ -578,7 +581,8 @@ int lr_router_handle_target(lr_router *r, const char *target, const lr_handler *
 
 /* Completes an asynchronous handler's reply with `result` (LR_OK), or refuses: LR_EREPLIED when it was completed
    before (or is unknown), LR_ETIMEOUT when the open stopped waiting (the result is then not delivered: it is
-   still the handler's). */
+   still the handler's). A reply that timed out is let go at once (its match, its handler's user_data); the
+   library remembers the ids of the last 1,024 such replies, and a later reply to an older one is unknown. */
 int lr_reply_send(lr_reply reply, void *result);
 
 /* Completes a reply with a failure: the open returns `code` (negative; LR_EHANDLER otherwise) and `message`
@@ -626,7 +630,7 @@ typedef struct lr_open_options {
     size_t             extra_count;
     void              *context;       /* handed to guards and the handler as it is, and parked with a deferred open */
     lr_dispatch_fn     dispatch;      /* NULL: the handler runs on the calling thread */
-    void              *executor;      /* dispatch's first argument */
+    void              *executor;      /* dispatch's first argument; kept with a deferred open until it is replayed */
     uint32_t           timeout_ms;    /* how long to wait for the reply; 0: LR_LIMIT_REPLY_TIMEOUT_MS */
 } lr_open_options;
 
@@ -639,7 +643,7 @@ int lr_router_open(lr_router *r, const char *url, const lr_open_options *opts, v
 typedef struct lr_outcome {
     int         status;    /* as lr_router_open returns */
     void       *result;    /* the handler's result on LR_OK */
-    const char *message;   /* why it failed; "" otherwise */
+    const char *message;   /* why it did not open (a failure, LR_DEFERRED, LR_NOMATCH); "" on LR_OK */
     const char *url;       /* the URL opened, as given */
     void       *context;   /* the context it was opened with */
 } lr_outcome;
@@ -653,8 +657,8 @@ int lr_router_open_async(lr_router *r, const char *url, const lr_open_options *o
 
 /* Replays the opens parked by guard `name`, in the order they were parked, each through the whole open path (a
    URL that no longer routes goes to the unmatched handler; one deferred again is parked again, after the
-   others), waiting for each; each(outcome, data) reports each one (each may be NULL). *replayed (when not NULL)
-   is their number. LR_OK, LR_EMISUSE. */
+   others), waiting for each; each(outcome, data) reports each one as it completes, before the next replay
+   starts (each may be NULL). *replayed (when not NULL) is their number. LR_OK, LR_EMISUSE. */
 int lr_router_resume(lr_router *r, const char *name, lr_done_fn each, void *data, size_t *replayed);
 
 /* Calls visit(url, context, data) for each open parked by guard `name`, in order; *count (when not NULL) is

@@ -204,12 +204,11 @@ public func lr_router_resume(_ r: Handle?, _ name: CString?, _ each: lr_done_fn?
         let f: StaticString = "lr_router_resume"
         let router = try router(r, f)
         let name = try text(name, "name", f)
-        var n: UInt = 0
-        for (parked, result) in router.replay(name) {
-            n += 1
+        // Each outcome is reported as soon as its replay is over, before the next one starts.
+        let n = router.replay(name) { parked, result in
             if let each { report(result, url: parked.url, context: parked.request.rawContext, each, data) }
         }
-        replayed?.pointee = n
+        replayed?.pointee = UInt(n)
         return 0
     }
 }

@@ -275,7 +275,7 @@ func handler(_ h: lr_handler, _ function: StaticString) throws(RouterError) -> (
     case let (nil, callAsync?):
         return (.callback { match, reply in
             let (m, context) = cArguments(match)
-            callAsync(m, context, owner.userData, Replies.register(reply))
+            callAsync(m, context, owner.userData, Replies.register(reply, owner: owner))
         }, owner)
     default:
         owner.armed = false
@@ -284,33 +284,94 @@ func handler(_ h: lr_handler, _ function: StaticString) throws(RouterError) -> (
 }
 
 /// The replies C handlers hold, by id: ids are never reused, so a completed (removed) one is known as such.
+///
+/// A pending reply is kept with the owner of its handler's user data: the handler may still use it until it
+/// replies. A reply that expires is let go at once (with its match, the log sink and that owner), and only its
+/// id is remembered, so that a late reply is told LR_ETIMEOUT: the last `rememberedExpired` of them, so that
+/// handlers that never reply cost bounded memory.
 enum Replies {
-    private static let table = Locked<(next: UInt64, replies: [UInt64: Reply])>((1, [:]))
+    private struct Table {
+        var next: UInt64 = 1
+        var pending: [UInt64: (reply: Reply, owner: CUserData)] = [:]
+        /// Expired ids, each once: a ring, oldest at `oldest` once full.
+        var expired: Set<UInt64> = []
+        var expiredRing: [UInt64] = []
+        var oldest = 0
 
-    static func register(_ reply: Reply) -> UInt64 {
-        table.withLock { t in
+        mutating func rememberExpired(_ id: UInt64) {
+            if expiredRing.count < Replies.rememberedExpired {
+                expiredRing.append(id)
+            } else {
+                expired.remove(expiredRing[oldest])
+                expiredRing[oldest] = id
+                oldest = (oldest &+ 1) % expiredRing.count
+            }
+            expired.insert(id)
+        }
+    }
+
+    static let rememberedExpired = 1024
+    private static let table = Locked(Table())
+
+    /// The id of `reply`, kept (with `owner`) until it is completed or expires.
+    static func register(_ reply: Reply, owner: CUserData) -> UInt64 {
+        let id = table.withLock { t in
             let id = t.next
             t.next &+= 1
-            t.replies[id] = reply
+            t.pending[id] = (reply, owner)
             return id
         }
+        reply.whenExpired { Replies.expired(id) }
+        return id
+    }
+
+    /// Forgets expired reply `id` but its id. What it held is released after the lock (a release function may
+    /// call back into the library).
+    private static func expired(_ id: UInt64) {
+        let released = table.withLock { t -> (reply: Reply, owner: CUserData)? in
+            guard let entry = t.pending.removeValue(forKey: id) else { return nil }
+            t.rememberExpired(id)
+            return entry
+        }
+        withExtendedLifetime(released) {}
+    }
+
+    private enum Found {
+        case pending(Reply, CUserData)
+        case expired
+        case unknown
     }
 
     /// Completes reply `id` and forgets it: LR_OK, LR_ETIMEOUT or LR_EREPLIED.
     static func complete(_ id: UInt64, _ result: Result<(any Sendable)?, any Error>) -> Int32 {
-        guard let reply = table.withLock({ $0.replies.removeValue(forKey: id) }) else {
-            ThreadState.with { $0.setError("reply \(id) was completed before, or is unknown") }
-            return RouterError.Code.replied.rawValue
+        let found = table.withLock { t -> Found in
+            if let entry = t.pending.removeValue(forKey: id) { return .pending(entry.reply, entry.owner) }
+            return t.expired.remove(id) != nil ? .expired : .unknown
         }
-        switch reply.complete(result) {
-        case .delivered: return 0
-        case .timedOut:
-            ThreadState.with { $0.setError("reply \(id) came after its open stopped waiting (timeout)") }
-            return RouterError.Code.timeout.rawValue
-        case .alreadyReplied:
-            ThreadState.with { $0.setError("reply \(id) was completed before") }
-            return RouterError.Code.replied.rawValue
+        // The owner goes (and its release may run) after the reply is delivered, outside the lock.
+        switch found {
+        case .pending(let reply, let owner):
+            defer { withExtendedLifetime(owner) {} }
+            switch reply.complete(result) {
+            case .delivered: return 0
+            case .timedOut: return timedOut(id)
+            case .alreadyReplied: return replied(id)
+            }
+        case .expired:
+            return timedOut(id)
+        case .unknown:
+            return replied(id)
         }
+    }
+
+    private static func timedOut(_ id: UInt64) -> Int32 {
+        ThreadState.with { $0.setError("reply \(id) came after its open stopped waiting (timeout)") }
+        return RouterError.Code.timeout.rawValue
+    }
+
+    private static func replied(_ id: UInt64) -> Int32 {
+        ThreadState.with { $0.setError("reply \(id) was completed before, or is unknown") }
+        return RouterError.Code.replied.rawValue
     }
 }
 

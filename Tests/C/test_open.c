@@ -314,6 +314,7 @@ static void each_outcome(const lr_outcome *o, void *data)
     struct seen *s = data;
     if (s->count < 8) {
         snprintf(s->urls[s->count], sizeof s->urls[0], "%d %s", o->status, o->result ? (const char *)o->result : "-");
+        note("outcome %s%s", s->urls[s->count], "");
         s->count++;
     }
 }
@@ -384,13 +385,14 @@ static void test_guards_and_deferred_opens(void)
     EXPECT_STR(outcomes.urls[2], "0 ctx-wallet");
     const char *replayed[] = {
         "guard veto xksquare://com.authDynamic?targetclass=Orders", "guard login xksquare://com.authDynamic?targetclass=Orders",
-        "Orders ctx=ctx-orders",
+        "Orders ctx=ctx-orders", "outcome 0 ctx-orders",
         "guard veto xksquare://com.authDynamic?targetclass=Wallet", "guard login xksquare://com.authDynamic?targetclass=Wallet",
-        "Wallet ctx=ctx-wallet",
+        "Wallet ctx=ctx-wallet", "outcome 0 ctx-wallet",
         "guard veto xksquare://com.authDynamic?targetclass=Cart", "guard login xksquare://com.authDynamic?targetclass=Cart",
-        "Cart ctx=ctx-wallet",
+        "Cart ctx=ctx-wallet", "outcome 0 ctx-wallet",
     };
-    expect_events(replayed, 9, __LINE__);
+    /* Each outcome is reported as its replay ends, before the next one starts (they all came at the end before). */
+    expect_events(replayed, 12, __LINE__);
     EXPECT_INT(lr_router_pending(r, "login", NULL, NULL, &n), LR_OK);
     EXPECT_INT(n, 0);
 
@@ -694,6 +696,136 @@ static void test_reentrancy_and_threads(void)
     lr_router_free(shared);
 }
 
+/* ---- What a reply in flight holds, and releases that call back ---- */
+
+static lr_reply stashed;
+static void stashes_reply(const lr_match *m, void *context, void *user_data, lr_reply reply)
+{
+    (void)m; (void)context; (void)user_data;
+    stashed = reply;
+}
+
+/* Waits for `*counter` to reach `want`, up to 2,000 steps of 1 ms (releases that come from the timer's thread). */
+static int wait_for(int *counter, int want)
+{
+    for (int i = 0; i < 2000 && __atomic_load_n(counter, __ATOMIC_SEQ_CST) < want; i++) sleep_ms(1);
+    return __atomic_load_n(counter, __ATOMIC_SEQ_CST);
+}
+
+static int log_releases;
+static void quiet_log(int level, const char *message, void *user_data) { (void)level; (void)message; (void)user_data; }
+static void count_log_release(void *user_data) { (void)user_data; __atomic_add_fetch(&log_releases, 1, __ATOMIC_SEQ_CST); }
+
+/* A release that calls back into the router it belonged to: adds a route, or removes a guard. */
+static lr_router *reentered;
+static int reentry_status = 1;
+static void release_adds_route(void *user_data)
+{
+    (void)user_data;
+    reentry_status = lr_router_add(reentered, "app://added-by-release", "Added");
+}
+static void release_removes_guard(void *user_data)
+{
+    (void)user_data;
+    reentry_status = lr_router_remove_guard(reentered, "g");
+}
+static int allow_all(const lr_match *m, void *context, void *user_data, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)message;
+    return LR_ALLOW;
+}
+
+struct change { int kind; int status; int finished; };
+static void *make_change(void *arg)
+{
+    struct change *c = arg;
+    lr_handler other = {fire_and_forget, NULL, NULL, NULL};
+    c->status = c->kind == 0 ? lr_router_remove(reentered, "app://released/:id")
+                             : lr_router_handle_target(reentered, "Released", &other);
+    __atomic_store_n(&c->finished, 1, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+static void test_replies_and_releases(void)
+{
+    /* An asynchronous handler's user_data is kept while its reply is in flight, even once its route or its router
+       is gone (found by review: it was released at once, and the handler's late reply used freed state). */
+    for (int how = 0; how < 2; how++) {
+        lr_router *r;
+        lr_router_new(&r);
+        releases = 0;
+        lr_handler h = {NULL, stashes_reply, NULL, count_release};
+        EXPECT_INT(lr_router_handle(r, "app://a/:id", &h), LR_OK);
+        pthread_mutex_lock(&done_lock);
+        done_calls = 0;
+        pthread_mutex_unlock(&done_lock);
+        lr_open_options slow = {NULL, NULL, 0, NULL, NULL, NULL, 60000};
+        EXPECT_INT(lr_router_open_async(r, "app://a/1", &slow, done, "async"), LR_OK);
+        if (how == 0) {
+            lr_router_free(r);
+        } else {
+            EXPECT_INT(lr_router_remove(r, "app://a/:id"), LR_OK);
+            EXPECT_INT(lr_router_can_route(r, "app://a/1"), 0);  /* a lookup: the old snapshot goes */
+        }
+        EXPECT_INT(releases, 0);
+        EXPECT_INT(lr_reply_send(stashed, "late but in time"), LR_OK);
+        EXPECT_INT(releases, 1);
+        pthread_mutex_lock(&done_lock);
+        EXPECT_INT(done_calls, 1);
+        EXPECT_STR(done_text, "0 late but in time app://a/1 async");
+        pthread_mutex_unlock(&done_lock);
+        if (how == 1) lr_router_free(r);
+    }
+
+    /* A reply that never comes lets go of its match, its handler's user_data and the log sink when it times out
+       (found by review: they were kept for good); the late reply is still told it came too late. */
+    lr_router *r;
+    lr_router_new(&r);
+    releases = 0;
+    log_releases = 0;
+    lr_handler h = {NULL, stashes_reply, NULL, count_release};
+    EXPECT_INT(lr_router_handle(r, "app://never", &h), LR_OK);
+    EXPECT_INT(lr_router_set_log(r, LR_LOG_WARN, quiet_log, NULL, count_log_release), LR_OK);
+    lr_open_options quick = {NULL, NULL, 0, NULL, NULL, NULL, 20};
+    void *result = (void *)1;
+    EXPECT_INT(lr_router_open(r, "app://never", &quick, &result), LR_ETIMEOUT);
+    lr_reply never = stashed;
+    lr_router_free(r);
+    EXPECT_INT(wait_for(&releases, 1), 1);
+    EXPECT_INT(wait_for(&log_releases, 1), 1);
+    EXPECT_INT(lr_reply_send(never, "too late"), LR_ETIMEOUT);
+    EXPECT_INT(lr_reply_send(never, "again"), LR_EREPLIED);
+
+    /* A release may call back into the router: the change that releases it holds no lock by then (found by
+       review: it deadlocked on the router's change lock). Removing a route; replacing a target's handler. */
+    for (int kind = 0; kind < 2; kind++) {
+        lr_router_new(&reentered);
+        lr_handler released = {fire_and_forget, NULL, NULL, kind == 0 ? release_adds_route : release_removes_guard};
+        if (kind == 0) {
+            EXPECT_INT(lr_router_handle(reentered, "app://released/:id", &released), LR_OK);
+        } else {
+            EXPECT_INT(lr_router_add(reentered, "app://released/:id", "Released"), LR_OK);
+            EXPECT_INT(lr_router_add_guard(reentered, "g", 0, allow_all, NULL, NULL), LR_OK);
+            EXPECT_INT(lr_router_handle_target(reentered, "Released", &released), LR_OK);
+        }
+        reentry_status = 1;
+        struct change c = {kind, 1, 0};
+        pthread_t t;
+        pthread_create(&t, NULL, make_change, &c);
+        /* A deadlock never finishes: fail and leave, rather than hang the suite. */
+        if (wait_for(&c.finished, 1) != 1) {
+            fprintf(stderr, "test_open.c:%d: a release that calls the router deadlocked (kind %d)\n", __LINE__, kind);
+            exit(1);
+        }
+        pthread_join(t, NULL);
+        EXPECT_INT(c.status, LR_OK);
+        EXPECT_INT(reentry_status, LR_OK);
+        EXPECT_INT(kind == 0 ? lr_router_can_route(reentered, "app://added-by-release")
+                             : lr_router_remove_guard(reentered, "g") == LR_ENOTFOUND, 1);
+        lr_router_free(reentered);
+    }
+}
+
 /* ---- Extras ---- */
 
 static int match_as_json(const lr_match *m, void *context, void *user_data, void **result, const char **message)
@@ -750,6 +882,7 @@ int main(void)
     test_logging();
     test_reentrancy_and_threads();
     test_callback_frees_router();
+    test_replies_and_releases();
     join_started();
     if (failures) {
         fprintf(stderr, "test_open: %d failure(s)\n", failures);

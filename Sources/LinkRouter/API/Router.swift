@@ -105,8 +105,11 @@ public final class Router: Sendable {
     }
 
     /// Publishes `change(current)`; when `change` throws, nothing changes (all or none).
+    /// The snapshot replaced is let go after the locks: when it is the last to hold a callback, its C release
+    /// function runs then, and may call back into the router (`lr_router_add` from a release would otherwise
+    /// wait for the lock its own thread holds).
     package func update(_ change: (RouterState) throws(RouterError) -> RouterState) throws(RouterError) {
-        try writer.withLock { changes throws(RouterError) in
+        let replaced = try writer.withLock { changes throws(RouterError) -> RouterState in
             changes &+= 1
             let current = published.withLock { $0.state }
             let next = try change(current)
@@ -115,7 +118,9 @@ public final class Router: Sendable {
                 return slot.generation
             }
             self.generation.store(generation, ordering: .releasing)
+            return current
         }
+        withExtendedLifetime(replaced) {}
     }
 
     // MARK: Routes

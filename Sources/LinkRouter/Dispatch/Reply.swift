@@ -27,6 +27,8 @@ public final class Reply: Sendable {
     private let log: LogSink
     /// Told the outcome once, by whoever moves the state off pending.
     private let done: @Sendable (OpenResult) -> Void
+    /// Run once if the reply expires (`whenExpired`): the C ABI's table of replies then lets go of it.
+    private let onExpire = Locked<(@Sendable () -> Void)?>(nil)
 
     init(_ match: Match?, url: String, log: LogSink, done: @escaping @Sendable (OpenResult) -> Void) {
         self.match = match
@@ -83,8 +85,26 @@ public final class Reply: Sendable {
         guard state.compareExchange(expected: Reply.pending, desired: Reply.expired, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
+        // Taken after the state moved, under the lock `whenExpired` checks the state under: the hook runs once,
+        // here or there.
+        let hook = onExpire.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
         deliver(.failure(error))
         log(.warning, error.message)
+        hook?()
         return true
+    }
+
+    /// Calls `body` once if the reply expires: later, or now when it has expired already; never when it is
+    /// completed. (One body: a second call replaces the first.)
+    package func whenExpired(_ body: @escaping @Sendable () -> Void) {
+        let expired = onExpire.withLock { hook -> Bool in
+            if state.load(ordering: .acquiring) == Reply.expired { return true }
+            hook = body
+            return false
+        }
+        if expired { body() }
     }
 }

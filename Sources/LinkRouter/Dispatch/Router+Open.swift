@@ -464,19 +464,24 @@ extension Router {
     /// the others), and returns what each came to. Each replay is waited for before the next.
     @discardableResult
     public func resume(_ guardName: String) -> [ReplayedOpen] {
-        replay(guardName).map { parked, result in
-            ReplayedOpen(parked: parked, result: Result { try Router.opened(result, parked.url) })
+        var replayed: [ReplayedOpen] = []
+        replay(guardName) { parked, result in
+            replayed.append(ReplayedOpen(parked: parked, result: Result { try Router.opened(result, parked.url) }))
         }
+        return replayed
     }
 
-    /// `resume`, with each outcome as the open path gives it (for the C ABI).
-    package func replay(_ guardName: String) -> [(ParkedOpen, OpenResult)] {
+    /// `resume`, with each outcome as the open path gives it, told to `each` as soon as it is known, before the
+    /// next replay (for the C ABI, whose callback reports each open as it completes). Returns how many.
+    @discardableResult
+    package func replay(_ guardName: String, each: (ParkedOpen, OpenResult) -> Void) -> Int {
         let entries = takeParked(guardName)
         snapshot().dispatch.log(.info, "resume \(guardName): replaying \(entries.count) parked open(s)")
-        return entries.map { parked in
+        for parked in entries {
             snapshot().dispatch.log(.info, "replay \(parked.url) from \(guardName)")
-            return (parked, openResult(parked.request))
+            each(parked, openResult(parked.request))
         }
+        return entries.count
     }
 
     private func takeParked(_ guardName: String) -> [ParkedOpen] {
