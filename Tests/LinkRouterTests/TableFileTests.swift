@@ -200,6 +200,32 @@ final class TableFileTests: XCTestCase {
         XCTAssertEqual(router.route(named: "name-10")?.target, "M10")
     }
 
+    /// A route added through the API follows a table file's rules, so that it exports to a table that loads
+    /// back (found by review: `name: ""` was kept, and its export was refused on load). The message is the
+    /// table file's; a guard listed twice is kept once, as it runs once.
+    func testAddedRoutesFollowTheTableRules() throws {
+        let refused: [(RouteSpec, String)] = [
+            (RouteSpec("app://a", target: "A", name: ""), "a route name is a non-empty string"),
+            (RouteSpec("app://a", target: "A", name: "a\nb"), "a route name has no control characters"),
+            (RouteSpec("app://a", target: "A", name: "del\u{7F}"), "a route name has no control characters"),
+            (RouteSpec("app://a", target: "A", requires: ["login", ""]), "a guard name is a non-empty string"),
+            (RouteSpec("app://a", target: "A", meta: ["k\u{0}": "v"]), "meta key 'k\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
+        ]
+        for (spec, message) in refused {
+            let router = Router()
+            XCTAssertThrowsError(try router.add([spec])) { error in
+                XCTAssertEqual((error as? RouterError)?.code, .invalidURL, "\(spec)")
+                XCTAssertEqual((error as? RouterError)?.message, message, "\(spec)")
+            }
+            XCTAssertEqual(router.count, 0)
+        }
+        let router = Router()
+        try router.add("app://a", target: "A", name: "a", requires: ["login", "age", "login"])
+        XCTAssertEqual(router.route(named: "a")?.requires, ["login", "age"])
+        let again = try Router(json: router.tableJSON)
+        XCTAssertEqual(again.routes, router.routes)
+    }
+
     /// A reload while other threads resolve: every resolve sees table A or table B, whole. Each table's rule
     /// sends `app://x/<n>` to one of its own routes, so a rule of one table with the routes of the other would
     /// give a target neither table gives.

@@ -20,6 +20,38 @@ public struct RouteSpec: Sendable, Equatable {
         self.meta = meta
     }
 
+    /// Why a route name cannot be used (nil when it can): it is non-empty and has no control characters, in
+    /// every binding and in table files alike.
+    package static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a route name is a non-empty string" }
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "a route name has no control characters" }
+        return nil
+    }
+
+    /// Why a guard name cannot be required (nil when it can): a guard is registered under a non-empty name.
+    package static func guardNameProblem(_ name: String) -> String? {
+        name.isEmpty ? "a guard name is a non-empty string" : nil
+    }
+
+    /// This route as it is kept: the rules a table file's routes follow, so that a route added through any API
+    /// exports to a table that loads back. Throws `.invalidURL` ("invalid text") for a name or guard name that
+    /// cannot be used, or a meta key holding a NUL; a guard listed twice is kept once.
+    package func validated() throws(RouterError) -> RouteSpec {
+        if let name, let why = RouteSpec.nameProblem(name) { throw RouterError(.invalidURL, why) }
+        var spec = self
+        // A guard listed twice runs once anyway (`runGuards`): kept at its first place, as a table file must list it.
+        var seen = Set<String>()
+        spec.requires = []
+        for g in requires {
+            if let why = RouteSpec.guardNameProblem(g) { throw RouterError(.invalidURL, why) }
+            if seen.insert(g).inserted { spec.requires.append(g) }
+        }
+        for key in meta.keys where key.utf8.contains(0) {
+            throw RouterError(.invalidURL, "meta key '\(excerpt(key))' contains U+0000 (NUL), which C strings cannot carry")
+        }
+        return spec
+    }
+
     /// `meta` as one JSON object with its keys sorted (nil when empty): what `lr_match_metadata` returns.
     package var metaJSON: String? {
         guard !meta.isEmpty else { return nil }

@@ -280,6 +280,7 @@ struct TableStore {
     /// `sequence` keeps a route's id when the store is rebuilt. A pattern with optional groups adds one entry
     /// per variant (see `Pattern.variants`), all with the route's id; only the first is listed and named.
     mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil) throws(RouterError) {
+        let spec = try spec.validated()
         let variants = pattern.variants
         // Nodes and routes are numbered in 32 bits (and keys measured in them: a key is at most maxRouteText
         // bytes, which Pattern.parse checked). A table that cannot number one more route refuses it, before the

@@ -79,10 +79,8 @@ struct TableDocument {
         if let v = members["name"] {
             let p = at + "/name"
             if let s = string(v, p) {
-                if s.isEmpty {
-                    problem(p, .table, "a route name is a non-empty string")
-                } else if s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-                    problem(p, .table, "a route name has no control characters")
+                if let why = RouteSpec.nameProblem(s) {
+                    problem(p, .table, why)
                 } else {
                     name = s
                 }
@@ -93,8 +91,8 @@ struct TableDocument {
             for (k, item) in items.enumerated() {
                 let p = JSONPointer.appending(at + "/requires", k)
                 guard let guardName = string(item, p) else { continue }
-                if guardName.isEmpty {
-                    problem(p, .table, "a guard name is a non-empty string")
+                if let why = RouteSpec.guardNameProblem(guardName) {
+                    problem(p, .table, why)
                 } else if let first = requires.firstIndex(of: guardName) {
                     problem(p, .table, "guard '\(excerpt(guardName))' is listed twice (also at \(at)/requires/\(first))")
                 } else {
