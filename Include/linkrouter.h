@@ -349,7 +349,7 @@ int lr_router_resolve_packed(lr_router *r, const char *url, size_t url_len, void
  *     $N ${name}                    capture N (0-99) / named capture; an unset group gives ""
  *     $scheme $host $port $path $query $fragment $url     parts of the original URL, as written
  *     $$...  (e.g. $$1, $${name}, $$query)   the value percent-encoded: every byte but A-Z a-z 0-9 - . _ ~
- *     $#...  (e.g. $#1, $#{name}, $#path)    the value percent-decoded (malformed sequences kept as written)
+ *     $#...  (e.g. $#1, $#{name}, $#path)    the value percent-decoded (malformed sequences, and %00, kept as written)
  *     \$  a literal "$"      \\  a literal "\"
  * Expansion is one pass: substituted text is never scanned again. Example (FFRouter's):
  *     "(?:https://)?www.taobao.com/search/(.*)" -> "protocol://page/routerDetails?product=$$1"

@@ -116,6 +116,8 @@ final class RewriteTests: XCTestCase {
             Row("encode percent", "v=(.*)", "$$1", "v=%41", "%2541"),
             Row("decode keeps malformed %", "v=(.*)", "$#1", "v=100%&n=%E5%8E%9F%zz%4", "100%&n=原%zz%4"),
             Row("decode keeps non-UTF-8 run", "v=(.*)", "$#1", "v=%FF%41-%41", "%FF%41-A"),
+            // A NUL would cut the rewritten URL short in C (found by review: x://42%00/evil became app://user/42).
+            Row("decode keeps %00", "v=(.*)", "$#1", "v=%41%00%42-%00", "A%00B-%00"),
             Row("decode keeps overlong", "v=(.*)", "$#1", "v=%C0%AF", "%C0%AF"),
             Row("decode keeps truncated char", "v=(.*)", "$#1", "v=%E5%8E", "%E5%8E"),
             Row("decode leaves + alone", "v=(.*)", "$#1", "v=a+b%20c", "a+b c"),

@@ -6,7 +6,7 @@
 /// ${name}   named capture (with duplicate names, the first group that is set)
 /// $scheme $host $port $path $query $fragment $url     parts of the original URL, as written
 /// $$…       the same, percent-encoded (RFC 3986 strict: all but A–Z a–z 0–9 - . _ ~ becomes %XX)
-/// $#…       the same, percent-decoded (a %XX run that is malformed or not UTF-8 is kept as written)
+/// $#…       the same, percent-decoded (a %XX run that is malformed or not UTF-8 is kept as written, and %00)
 /// \$  a literal "$"      \\  a literal "\"      \ before anything else is kept as written
 /// ```
 ///
@@ -256,7 +256,7 @@ package final class RewriteTemplate: @unchecked Sendable {
 // MARK: - Decoding
 
 /// Writes `src` with each run of `%XX` escapes decoded, when the run decodes to UTF-8; a run that does not,
-/// and a malformed `%` (not followed by two hex digits), are kept as written. `+` stays `+`.
+/// and a malformed `%` (not followed by two hex digits), are kept as written, and so is `%00`. `+` stays `+`.
 ///
 /// Runs are decoded one by one (not the whole value at once) so that one stray `%` in a query does not keep
 /// the rest of it encoded: `$#query` of `q=100%&n=%E5%8E%9F` gives `q=100%&n=原`.
@@ -281,7 +281,10 @@ func appendDecodedRuns(_ src: ByteSpan, into out: inout ByteWriter) {
         if utf8.isComplete {
             var k = i
             while k < end {
-                out.append(escapeValue(s, k))
+                // %00 stays as written: a NUL in the rewritten URL would cut it short in every C string that
+                // reports it (lr_router_rewrite, lr_match_rewritten) and route it apart from what they show.
+                let v = escapeValue(s, k)
+                if v == 0 { out.append(ByteSpan(start: s + k, count: 3)) } else { out.append(v) }
                 k &+= 3
             }
         } else {
