@@ -132,6 +132,26 @@ func TestNULBytesAreRefused(t *testing.T) {
 	if nested, err := m.NestedParams(); err != nil || nested["id"] != "a\x00b" {
 		t.Errorf("%%00 in the JSON view: %v %v", nested, err)
 	}
+	// A query key decoded from %00 ends at its NUL in the getters: in Params it never takes the place of the
+	// parameter whose whole name that is, and Get agrees with lr_match_get (found by review: ?id%00=evil
+	// replaced the path's id).
+	for _, c := range []struct {
+		url, name, want string
+		present         bool
+	}{
+		{"app://user/42?id%00=evil", "id", "42", true},
+		{"app://user/42?a=1&a%00=2", "a", "1", true},
+		{"app://user/42?a%00=2&a=1", "a", "1", true},
+		{"app://user/42?a%00=2", "a", "", false},
+	} {
+		m, err := r.Resolve(c.url)
+		if err != nil || m == nil {
+			t.Fatalf("%s: %v %v", c.url, m, err)
+		}
+		if v, ok := m.Get(c.name); v != c.want || ok != c.present {
+			t.Errorf("%s: Get(%q) = %q, %v; want %q, %v", c.url, c.name, v, ok, c.want, c.present)
+		}
+	}
 	assertUnchanged(t, r)
 }
 

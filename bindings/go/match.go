@@ -26,11 +26,15 @@ static uint32_t lrgo_match_fields(const lr_match *m, const char **out, size_t *c
 
 // Every list of a match, each as its getters give it, into one array: the merged parameters (name, value), the
 // query pairs (name, value), the meta (key, value), then the required guards. The counts are lrgo_match_fields'.
-static void lrgo_match_lists(const lr_match *m, const char **out, size_t params, size_t query, size_t meta,
-                             size_t requires) {
+// owns[i] is 1 when merged parameter i is the one lr_match_get finds by its name: a name decoded from %00 ends
+// at its NUL here, and must not take the place of the parameter whose whole name that is.
+static void lrgo_match_lists(const lr_match *m, const char **out, unsigned char *owns, size_t params, size_t query,
+                             size_t meta, size_t requires) {
     for (size_t i = 0; i < params; i++) {
-        *out++ = lr_match_param_name(m, i);
-        *out++ = lr_match_param_value(m, i);
+        const char *name = lr_match_param_name(m, i), *value = lr_match_param_value(m, i);
+        owns[i] = lr_match_get(m, name) == value;
+        *out++ = name;
+        *out++ = value;
     }
     for (size_t i = 0; i < query; i++) {
         *out++ = lr_match_query_name(m, i);
@@ -206,14 +210,17 @@ func newMatch(m *C.lr_match) (*Match, error) {
 	total := 2*(lengths[countParams]+lengths[countQuery]+lengths[countMeta]) + lengths[countRequires]
 	if total > 0 {
 		list := make([]*C.char, total)
-		C.lrgo_match_lists(m, &list[0], counts[countParams], counts[countQuery], counts[countMeta],
+		owns := make([]C.uchar, lengths[countParams]+1)
+		C.lrgo_match_lists(m, &list[0], &owns[0], counts[countParams], counts[countQuery], counts[countMeta],
 			counts[countRequires])
 		rest := list
 		take := func(n int) []*C.char { part := rest[:n]; rest = rest[n:]; return part }
 		if n := lengths[countParams]; n > 0 {
 			out.OrderedParams = pairs(take(2 * n))
-			for _, p := range out.OrderedParams {
-				out.Params[p.Name] = p.Value
+			for i, p := range out.OrderedParams {
+				if owns[i] != 0 { // Params agrees with lr_match_get (see lrgo_match_lists)
+					out.Params[p.Name] = p.Value
+				}
 			}
 		}
 		if n := lengths[countQuery]; n > 0 {

@@ -81,7 +81,12 @@ public final class Match {
         Map<String, String> merged = new LinkedHashMap<>();
         long count = Native.lr_match_param_count(m);
         for (long i = 0; i < count; i++) {
-            merged.put(orEmpty(Native.lr_match_param_name(m, i)), orEmpty(Native.lr_match_param_value(m, i)));
+            // A name decoded from %00 ends at its NUL in the getters: only the parameter lr_match_get finds by that
+            // name is kept under it, so that ?id%00=x never takes the place of the path's id.
+            Pointer pname = Native.lr_match_param_name(m, i), pvalue = Native.lr_match_param_value(m, i);
+            if (pname != null && pvalue != null && pvalue.equals(Native.lr_match_get(m, pname))) {
+                merged.put(Native.string(pname), Native.string(pvalue));
+            }
         }
         params = Collections.unmodifiableMap(merged);
         List<Param> pairs = new ArrayList<>();

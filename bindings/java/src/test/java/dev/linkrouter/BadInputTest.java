@@ -88,6 +88,15 @@ class BadInputTest {
         Match m = r.resolve("app://user/a%00b").orElseThrow();
         assertEquals("a", m.params().get("id"));
         assertEquals("a\0b", m.nestedParams().get("id"));
+        // A query key decoded from %00 never takes the place of the parameter whose whole name that is: params
+        // agrees with lr_match_get (found by review: ?id%00=evil replaced the path's id).
+        String[][] cases = {
+            {"app://user/42?id%00=evil", "id", "42"}, {"app://user/42?a=1&a%00=2", "a", "1"},
+            {"app://user/42?a%00=2&a=1", "a", "1"}, {"app://user/42?a%00=2", "a", null},
+        };
+        for (String[] c : cases) {
+            assertEquals(c[2], r.resolve(c[0]).orElseThrow().params().get(c[1]), c[0]);
+        }
     }
 
     @Test
