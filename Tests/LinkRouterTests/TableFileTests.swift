@@ -210,6 +210,10 @@ final class TableFileTests: XCTestCase {
             (RouteSpec("app://a", target: "A", name: "del\u{7F}"), "a route name has no control characters"),
             (RouteSpec("app://a", target: "A", requires: ["login", ""]), "a guard name is a non-empty string"),
             (RouteSpec("app://a", target: "A", meta: ["k\u{0}": "v"]), "meta key 'k\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
+            (RouteSpec("app://a", target: "A", meta: ["k": "a\u{0}b"]),
+             "the value of meta key 'k' contains U+0000 (NUL), which C strings cannot carry"),
+            (RouteSpec("app://a", target: "A\u{0}"), "target 'A\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
+            (RouteSpec("app://a", target: "A", requires: ["g\u{0}"]), "guard name 'g\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
         ]
         for (spec, message) in refused {
             let router = Router()
@@ -224,6 +228,21 @@ final class TableFileTests: XCTestCase {
         XCTAssertEqual(router.route(named: "a")?.requires, ["login", "age"])
         let again = try Router(json: router.tableJSON)
         XCTAssertEqual(again.routes, router.routes)
+
+        // Names and regexes are their bytes: "café" precomposed and decomposed are two names and two rules, as
+        // added and as loaded back (found by review: the export of such a router was refused on load, and a
+        // second rule replaced the first).
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        let both = Router()
+        try both.add("app://c1", target: "C1", name: nfc)
+        try both.add("app://c2", target: "C2", name: nfd)
+        try both.addRewrites([(match: "^x://\(nfc)", target: "app://c1"), (match: "^x://\(nfd)", target: "app://c2")])
+        XCTAssertEqual(both.rewriteRules.count, 2)
+        XCTAssertEqual(try both.rewrite("x://\(nfd)"), "app://c2")
+        let loaded = try Router(json: both.tableJSON)
+        XCTAssertEqual(loaded.route(named: nfd)?.target, "C2")
+        XCTAssertEqual(loaded.route(named: nfc)?.target, "C1")
+        XCTAssertEqual(loaded.rewriteRules.count, 2)
     }
 
     /// A reload while other threads resolve: every resolve sees table A or table B, whole. Each table's rule

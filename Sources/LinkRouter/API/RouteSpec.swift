@@ -35,19 +35,26 @@ public struct RouteSpec: Sendable, Equatable {
 
     /// This route as it is kept: the rules a table file's routes follow, so that a route added through any API
     /// exports to a table that loads back. Throws `.invalidURL` ("invalid text") for a name or guard name that
-    /// cannot be used, or a meta key holding a NUL; a guard listed twice is kept once.
+    /// cannot be used, or a NUL in the target, a guard name or the meta; a guard listed twice is kept once.
     package func validated() throws(RouterError) -> RouteSpec {
         if let name, let why = RouteSpec.nameProblem(name) { throw RouterError(.invalidURL, why) }
+        func refuseNUL(_ text: String, _ what: @autoclosure () -> String) throws(RouterError) {
+            if text.utf8.contains(0) { throw RouterError(.invalidURL, "\(what()) contains U+0000 (NUL), which C strings cannot carry") }
+        }
+        try refuseNUL(target, "target '\(excerpt(target))'")
         var spec = self
-        // A guard listed twice runs once anyway (`runGuards`): kept at its first place, as a table file must list it.
-        var seen = Set<String>()
+        // A guard listed twice runs once anyway (`runGuards`): kept at its first place, as a table file must list
+        // it. Compared by bytes, as guards are found.
+        var seen = Set<[UInt8]>()
         spec.requires = []
         for g in requires {
             if let why = RouteSpec.guardNameProblem(g) { throw RouterError(.invalidURL, why) }
-            if seen.insert(g).inserted { spec.requires.append(g) }
+            try refuseNUL(g, "guard name '\(excerpt(g))'")
+            if seen.insert(Array(g.utf8)).inserted { spec.requires.append(g) }
         }
-        for key in meta.keys where key.utf8.contains(0) {
-            throw RouterError(.invalidURL, "meta key '\(excerpt(key))' contains U+0000 (NUL), which C strings cannot carry")
+        for (key, value) in meta {
+            try refuseNUL(key, "meta key '\(excerpt(key))'")
+            try refuseNUL(value, "the value of meta key '\(excerpt(key))'")
         }
         return spec
     }

@@ -11,15 +11,16 @@ package final class RewriteRules: Sendable {
     package let rules: [(match: String, target: String)]
 
     let entries: [RewriteRule]
-    /// Position of each rule by its regex text.
-    private let positions: [String: Int]
+    /// Position of each rule by its regex's bytes (not a `String` key: canonically equivalent texts, such as
+    /// "é" precomposed and decomposed, are different regexes).
+    private let positions: [[UInt8]: Int]
     private let index: RewriteIndex
 
     private init(entries: [RewriteRule]) {
         self.entries = entries
         rules = entries.map { ($0.match, $0.template.text) }
-        var positions: [String: Int] = [:]
-        for (i, e) in entries.enumerated() { positions[e.match] = i }
+        var positions: [[UInt8]: Int] = [:]
+        for (i, e) in entries.enumerated() { positions[Array(e.match.utf8)] = i }
         self.positions = positions
         index = entries.isEmpty ? .empty : RewriteIndex(needs: entries.map(\.needs), keys: entries.map(\.keys))
     }
@@ -33,13 +34,13 @@ package final class RewriteRules: Sendable {
         var positions = self.positions
         for (i, rule) in rules.enumerated() {
             do throws(RouterError) {
-                if let at = positions[rule.match], at < entries.count {
+                if let at = positions[Array(rule.match.utf8)], at < entries.count {
                     let old = entries[at]
                     entries[at] = try RewriteRule(match: rule.match, target: rule.target, regex: old.regex, needs: old.needs)
                 } else {
                     let added = try RewriteRule(match: rule.match, target: rule.target)
                     try added.probe()
-                    positions[rule.match] = entries.count
+                    positions[Array(rule.match.utf8)] = entries.count
                     entries.append(added)
                 }
             } catch {
@@ -52,7 +53,7 @@ package final class RewriteRules: Sendable {
 
     /// A new set without the rule whose regex is `match`; `.notFound` when there is none.
     package func removing(_ match: String) throws(RouterError) -> RewriteRules {
-        guard let at = positions[match], at < entries.count else {
+        guard let at = positions[Array(match.utf8)], at < entries.count else {
             throw RouterError.notFound("no rewrite rule '\(excerpt(match))'")
         }
         var entries = self.entries

@@ -13,7 +13,9 @@ enum TableLoader {
         // message can point at both routes).
         let base = mode == .replace ? state.table.cleared : state.table
         var byKey: [[UInt8]: (index: Int, pattern: String)] = [:]
-        var byName: [String: (index: Int, pattern: String)] = [:]
+        // Names and regexes by their bytes, as the router compares them (a `String` key would take "é" precomposed
+        // and decomposed for one name).
+        var byName: [[UInt8]: (index: Int, pattern: String)] = [:]
         let table = try base.updating { store in
             for route in document.routes {
                 let at = JSONPointer.appending("/routes", route.index)
@@ -26,7 +28,7 @@ enum TableLoader {
                     continue
                 }
                 if let name = spec.name {
-                    if let other = byName[name] {
+                    if let other = byName[Array(name.utf8)] {
                         problem(at + "/name", .conflict, "route name '\(excerpt(name))' is already used by /routes/\(other.index) ('\(excerpt(other.pattern))')")
                         spec.name = nil
                     } else if case let id = store.routeNamed(name), id >= 0, let owner = store.blob(id) {
@@ -47,20 +49,20 @@ enum TableLoader {
                     continue
                 }
                 byKey[key] = (route.index, spec.pattern)
-                if let name = spec.name { byName[name] = (route.index, spec.pattern) }
+                if let name = spec.name { byName[Array(name.utf8)] = (route.index, spec.pattern) }
             }
         }
 
         // Rewrite rules: each compiled and probed alone, so every bad one is reported.
-        var seen: [String: Int] = [:]
+        var seen: [[UInt8]: Int] = [:]
         var rules: [(match: String, target: String)] = []
         for rule in document.rewrites {
             let at = JSONPointer.appending("/rewrites", rule.index)
-            if let first = seen[rule.match] {
+            if let first = seen[Array(rule.match.utf8)] {
                 problem(at + "/match", .table, "the same regex as /rewrites/\(first) (one of the two would be lost)")
                 continue
             }
-            seen[rule.match] = rule.index
+            seen[Array(rule.match.utf8)] = rule.index
             do throws(RouterError) {
                 try RewriteRule(match: rule.match, target: rule.target).probe()
                 rules.append((rule.match, rule.target))
