@@ -338,7 +338,7 @@ class _CtypesResolve:
                 return state[0]
             if rc == LR_NOMATCH:
                 return None
-            if self._h is None:
+            if not self._h:  # None, or a handle its finalizer freed
                 raise ValueError("the router is closed")
             if rc != LR_ELIMIT and rc != _CALL_AGAIN:
                 raise _native.error(rc)
@@ -441,7 +441,7 @@ class Router(_ResolveBase, Opening, Tables):
 
     def _handle(self) -> Any:
         h = self._h
-        if h is None:
+        if not h:  # None after close(); a NULL c_void_p once the finalizer freed it (a collected cycle)
             raise ValueError("the router is closed")
         return h
 
@@ -452,7 +452,7 @@ class Router(_ResolveBase, Opening, Tables):
 
     @property
     def closed(self) -> bool:
-        return self._h is None
+        return not self._h
 
     def __enter__(self) -> "Router":
         self._handle()
@@ -462,7 +462,7 @@ class Router(_ResolveBase, Opening, Tables):
         self.close()
 
     def __repr__(self) -> str:
-        if self._h is None:
+        if not self._h:
             return "<linkrouter.Router closed>"
         return "<linkrouter.Router with %d routes>" % len(self)
 

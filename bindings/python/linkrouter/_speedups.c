@@ -67,7 +67,7 @@ static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API
 static PyObject *json_loads;          /* json.loads: a route's metadata as a dict */
 static PyObject *names_pool;          /* names tuple -> itself: routes with the same names share one tuple */
 static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
-static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
+static PyObject *str_url, *str_extra, *str_update, *str_nesting;
 
 enum { STACK_PARAMS = 32, STACK_SCRATCH = 2048, STACK_PACKED = 2048 };  /* a GitHub-set URL needs 2 params */
 enum { HEADER_WORDS = 8, FIXED_STRINGS = 10 };
@@ -873,12 +873,17 @@ static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* tak
     return 0;
 }
 
+/* A router's handle is read from `_h`, the ctypes c_void_p the finalizer also holds, on every call: the finalizer
+   sets it to NULL as it frees the router (a collected cycle frees it before a __del__ in the cycle may call it),
+   so a copy of the pointer could outlive the router. */
 typedef struct {
     PyObject_HEAD
-    lr_router *handle;  /* NULL when closed (or not yet opened) */
-    PyObject *h;        /* what Python sees as `_h`: the ctypes c_void_p, or None */
-    RouteCache routes;  /* what Python sees as `_routes` */
+    lr_router *const *handle;  /* the pointer inside `_h` (its buffer); &no_router while `_h` is None */
+    Py_buffer h;               /* `_h`'s buffer, held while set; h.obj is `_h`, NULL for None */
+    RouteCache routes;         /* what Python sees as `_routes` */
 } RouterCore;
+
+static lr_router *const no_router = NULL;  /* what a router without a handle reads: closed */
 
 /* The cached constants of the route of a result with path_count path parameters, NULL when there are none. The
    slot is valid until the cache changes: read what is needed and take a reference to its info before any call
@@ -1068,7 +1073,8 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         text = PyBytes_AS_STRING(url);
         len = PyBytes_GET_SIZE(url);
     }
-    if (!self->handle) {
+    lr_router *router = *self->handle;
+    if (!router) {
         PyErr_SetString(PyExc_ValueError, "the router is closed");
         goto done;
     }
@@ -1096,7 +1102,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     }
     int rc;
     for (;;) {
-        rc = lib_resolve_into(self->handle, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
+        rc = lib_resolve_into(router, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
         if (rc != LR_ELIMIT || (res.needed_params <= refs_cap && res.needed_scratch <= scratch_cap))
             break;  /* a result, or a real limit */
         if (res.needed_params > refs_cap) {
@@ -1129,7 +1135,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     }
     /* A route seen for the first time: its name and metadata are only in the packed result, which is then the
        answer (so a change of table between the two calls cannot mix two states). */
-    PyObject *data = resolve_packed(self->handle, text, (size_t)len);
+    PyObject *data = resolve_packed(router, text, (size_t)len);  /* (no Python code ran since the load) */
     if (data && data != Py_None) {
         result = match_from_packed(self, data, url, extra);
         Py_DECREF(data);
@@ -1145,13 +1151,26 @@ done:
     return result;
 }
 
+static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    RouterCore *self = (RouterCore *)PyType_GenericNew(type, args, kwds);
+    if (self)
+        self->handle = &no_router;
+    return (PyObject *)self;
+}
+
 static int core_traverse(RouterCore *self, visitproc visit, void *arg) {
-    Py_VISIT(self->h);
+    Py_VISIT(self->h.obj);
     return 0;  /* the route cache holds tuples of str: no cycles */
 }
 
+static void core_release_h(RouterCore *self) {
+    self->handle = &no_router;
+    if (self->h.obj)
+        PyBuffer_Release(&self->h);  /* (sets h.obj to NULL) */
+}
+
 static int core_clear(RouterCore *self) {
-    Py_CLEAR(self->h);
+    core_release_h(self);
     cache_clear(&self->routes);
     return 0;
 }
@@ -1164,25 +1183,32 @@ static void core_dealloc(RouterCore *self) {
 
 static PyObject *core_get_h(RouterCore *self, void *closure) {
     (void)closure;
-    return Py_NewRef(self->h ? self->h : Py_None);
+    return Py_NewRef(self->h.obj ? self->h.obj : Py_None);
 }
 
-/* `self._h = c_void_p(...)` opens, `self._h = None` closes: resolve reads the handle from here. */
+/* `self._h = c_void_p(...)` opens, `self._h = None` closes: resolve reads the handle inside the c_void_p. */
 static int core_set_h(RouterCore *self, PyObject *value, void *closure) {
     (void)closure;
-    void *handle = NULL;
+    Py_buffer view = {0};
     if (value && value != Py_None) {
-        PyObject *address = PyLong_Check(value) ? Py_NewRef(value) : PyObject_GetAttr(value, str_value);
-        if (!address)
-            return -1;
-        handle = address == Py_None ? NULL : PyLong_AsVoidPtr(address);
-        Py_DECREF(address);
-        if (PyErr_Occurred())
-            return -1;
+        if (PyObject_GetBuffer(value, &view, PyBUF_FORMAT) < 0)
+            goto not_a_pointer;
+        size_t n = view.format ? strlen(view.format) : 0;
+        if (view.len != (Py_ssize_t)sizeof(lr_router *) || n == 0 || view.format[n - 1] != 'P') {
+            PyBuffer_Release(&view);
+            goto not_a_pointer;
+        }
     }
-    Py_XSETREF(self->h, value ? Py_NewRef(value) : NULL);
-    self->handle = handle;
+    Py_buffer old = self->h;  /* released last: freeing it could run code that reads `_h` */
+    self->h = view;
+    self->handle = view.obj ? (lr_router *const *)view.buf : &no_router;
+    if (old.obj)
+        PyBuffer_Release(&old);
     return 0;
+not_a_pointer:
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "_h must be a ctypes c_void_p or None");
+    return -1;
 }
 
 /* `_routes`: a dict copy of the route cache (for tests and a look inside); setting a dict (`self._routes = {}`,
@@ -1241,7 +1267,7 @@ static PyTypeObject RouterCoreType = {
     .tp_doc = PyDoc_STR("The C half of Router: its handle, its route cache and resolve()."),
     .tp_basicsize = sizeof(RouterCore),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_new = PyType_GenericNew,
+    .tp_new = core_new,
     .tp_dealloc = (destructor)core_dealloc,
     .tp_traverse = (traverseproc)core_traverse,
     .tp_clear = (inquiry)core_clear,
@@ -1389,7 +1415,7 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__speedups(void) {
     if (!(str_url = PyUnicode_InternFromString("url")) || !(str_extra = PyUnicode_InternFromString("extra"))
-        || !(str_value = PyUnicode_InternFromString("value")) || !(str_update = PyUnicode_InternFromString("update"))
+        || !(str_update = PyUnicode_InternFromString("update"))
         || !(str_nesting = PyUnicode_InternFromString("_nesting")))
         return NULL;
     if (PyType_Ready(&RouterCoreType) < 0 || PyType_Ready(&MatchType) < 0)
