@@ -501,8 +501,11 @@ static int rewrite_in_place(PyObject *old, const char *s, size_t n) {
 #endif
 }
 
+/* The trashcan bounds the C recursion: a Match may hold another through target or params, and freeing a chain of
+   them would otherwise recurse once per link (a chain of about 48,000 overflowed an 8 MiB stack). */
 static void match_dealloc(MatchObject *m) {
-    PyObject_GC_UnTrack(m);
+    PyObject_GC_UnTrack(m);  /* (before the trashcan, which may defer m: only an untracked object may wait) */
+    Py_TRASHCAN_BEGIN(m, match_dealloc)
     if (m->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)m);
     Py_XDECREF(m->target);
@@ -519,6 +522,7 @@ static void match_dealloc(MatchObject *m) {
         free_matches[size][free_count[size]++] = m;
     else
         PyObject_GC_Del(m);
+    Py_TRASHCAN_END
 }
 
 /* The UTF-8 text of the URL that was routed: the rewritten one, else the URL as given. */
