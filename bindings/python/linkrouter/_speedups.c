@@ -827,27 +827,30 @@ static const RouteSlot *cache_get(const RouteCache *c, uint32_t route_id) {  /* 
     }
 }
 
+/* Releasing an info may run Python code (an info set through `_routes` may hold any object), which may read or
+   set `_routes` again: the cache is detached, or the new entry installed, before anything is released. */
 static void cache_clear(RouteCache *c) {
-    for (size_t i = 0; c->slots && i <= c->mask; i++)
-        Py_XDECREF(c->slots[i].info);
-    PyMem_Free(c->slots);
+    RouteSlot *slots = c->slots;
+    size_t capacity = slots ? c->mask + 1 : 0;
     c->slots = NULL;
     c->mask = c->count = 0;
+    for (size_t i = 0; i < capacity; i++)
+        Py_XDECREF(slots[i].info);
+    PyMem_Free(slots);
 }
 
 static void cache_place(RouteCache *c, uint32_t route_id, PyObject *info) {  /* steals info; room is there */
     size_t i = route_id & c->mask;
     while (c->slots[i].info && c->slots[i].route_id != route_id)
         i = (i + 1) & c->mask;
-    if (c->slots[i].info)
-        Py_DECREF(c->slots[i].info);
-    else
-        c->count++;
+    PyObject *old = c->slots[i].info;
+    c->count += !old;
     c->slots[i].route_id = route_id;
     c->slots[i].info = info;
     c->slots[i].target = PyTuple_GET_ITEM(info, INFO_TARGET);
     c->slots[i].names = PyTuple_GET_ITEM(info, INFO_NAMES);
     c->slots[i].path_count = (uint32_t)PyTuple_GET_SIZE(c->slots[i].names);
+    Py_XDECREF(old);  /* last: c may change under it */
 }
 
 static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* takes a new reference */
@@ -855,12 +858,14 @@ static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* tak
         PyErr_SetString(PyExc_TypeError, "_routes: route id (int) -> route constants (tuple)");
         return -1;
     }
+    Py_INCREF(info);  /* before cache_clear, whose releases may run code that drops the caller's reference */
     if ((Py_ssize_t)c->count >= route_cache_max)
         cache_clear(c);
     if (!c->slots || 2 * (c->count + 1) > c->mask + 1) {
         size_t capacity = c->slots ? 2 * (c->mask + 1) : 64;
         RouteSlot *old = c->slots, *slots = PyMem_Calloc(capacity, sizeof *slots);
         if (!slots) {
+            Py_DECREF(info);
             PyErr_NoMemory();
             return -1;
         }
@@ -873,7 +878,7 @@ static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* tak
                 cache_place(c, old[i].route_id, old[i].info);
         PyMem_Free(old);
     }
-    cache_place(c, route_id, Py_NewRef(info));
+    cache_place(c, route_id, info);
     return 0;
 }
 
