@@ -54,6 +54,7 @@ static __typeof__(lr_version_number) *lib_version_number;
 static __typeof__(lr_router_new) *lib_router_new;
 static __typeof__(lr_router_add) *lib_router_add;
 static __typeof__(lr_router_set_limit) *lib_router_set_limit;
+static __typeof__(lr_router_get_limit) *lib_router_get_limit;
 static __typeof__(lr_router_resolve_into) *lib_resolve_into;
 static __typeof__(lr_router_resolve_packed) *lib_resolve_packed;
 
@@ -1010,6 +1011,11 @@ fail:
     return NULL;
 }
 
+static size_t url_limit(lr_router *r) {  /* the router's LR_LIMIT_URL_LENGTH; 0 when it cannot be read */
+    size_t limit = 0;
+    return lib_router_get_limit(r, LR_LIMIT_URL_LENGTH, &limit) == LR_OK ? limit : 0;
+}
+
 /* resolve(url, extra=None), parsed by hand: METH_FASTCALL without CPython's private argument parser. */
 static int resolve_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **url,
                         PyObject **extra) {
@@ -1093,8 +1099,9 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     lr_param_ref stack_refs[STACK_PARAMS], *refs = stack_refs;
     char stack_scratch[STACK_SCRATCH], *scratch = stack_scratch;
     size_t refs_cap = STACK_PARAMS, scratch_cap = sizeof stack_scratch;
-    /* A long URL: memory sized at once rather than after a failed call (up to the largest URL limit there is). */
-    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap) {
+    /* A long URL: memory sized at once rather than after a failed call, if the router takes a URL that long (one
+       it refuses is refused at once with the stack's memory, as LimitError, not sized for first). */
+    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap && (size_t)len <= url_limit(router)) {
         size_t pieces = 2;  /* parameters are path segments and query pairs: at most one per '/' or '&', + 2 */
         for (Py_ssize_t i = 0; i < len; i++)
             pieces += text[i] == '/' || text[i] == '&';
@@ -1310,11 +1317,13 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     __typeof__(lr_router_new) *router_new;
     __typeof__(lr_router_add) *router_add;
     __typeof__(lr_router_set_limit) *set_limit;
+    __typeof__(lr_router_get_limit) *get_limit;
     __typeof__(lr_router_resolve_into) *into;
     __typeof__(lr_router_resolve_packed) *packed;
     struct { void **fn; const char *name; } symbols[] = {
         {(void **)&version, "lr_version_number"}, {(void **)&router_new, "lr_router_new"},
         {(void **)&router_add, "lr_router_add"}, {(void **)&set_limit, "lr_router_set_limit"},
+        {(void **)&get_limit, "lr_router_get_limit"},
         {(void **)&into, "lr_router_resolve_into"}, {(void **)&packed, "lr_router_resolve_packed"},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
@@ -1354,6 +1363,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     lib_router_new = router_new;
     lib_router_add = router_add;
     lib_router_set_limit = set_limit;
+    lib_router_get_limit = get_limit;
     lib_resolve_into = into;
     lib_resolve_packed = packed;
     url_parser = parser;
