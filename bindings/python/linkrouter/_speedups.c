@@ -647,6 +647,79 @@ static PyObject *match_richcompare(PyObject *a, PyObject *b, int op) {
 
 static PyObject *match_repr_slot(PyObject *m) { return PyObject_CallOneArg(match_repr, m); }
 
+/* copy.copy: a Match with the same fields, target and params the same objects (as the ctypes Match's copy). Its
+   params version is unknown: the dict is shared. */
+static PyObject *match_copy(MatchObject *m, PyObject *unused) {
+    (void)unused;
+    MatchObject *c = match_alloc((size_t)Py_SIZE(m), Py_NewRef(m->info), Py_None, m->url);
+    if (!c)
+        return NULL;
+    /* (read after the allocation, which may run a collection and so code that changes m) */
+    Py_XINCREF(m->target);
+    Py_SETREF(c->target, m->target);  /* (NULL when deleted) */
+    Py_XINCREF(m->params);
+    c->params = m->params;
+    Py_XINCREF(m->routed);
+    c->routed = m->routed;
+    Py_XINCREF(m->parts);
+    c->parts = m->parts;
+    c->route_id = m->route_id;
+    c->rewritten = m->rewritten;
+    c->keyed = m->keyed;
+    for (Py_ssize_t i = 0; i < Py_SIZE(m); i++) {
+        Py_XINCREF(m->values[i]);
+        c->values[i] = m->values[i];
+    }
+    PyObject_GC_Track(c);
+    return (PyObject *)c;
+}
+
+static PyObject *deepcopy_fn;  /* copy.deepcopy, imported on first use */
+
+/* copy.deepcopy: a copy with its own target and params, deep-copied through memo; the Match is in memo first, so
+   params holding it get the copy (the ctypes Match's __deepcopy__ does the same). */
+static PyObject *match_deepcopy(MatchObject *m, PyObject *memo) {
+    if (!deepcopy_fn) {
+        PyObject *copy = PyImport_ImportModule("copy");
+        deepcopy_fn = copy ? PyObject_GetAttrString(copy, "deepcopy") : NULL;
+        Py_XDECREF(copy);
+        if (!deepcopy_fn)
+            return NULL;
+    }
+    MatchObject *c = (MatchObject *)match_copy(m, NULL);
+    if (!c)
+        return NULL;
+    PyObject *id = PyLong_FromVoidPtr(m);
+    int rc = id ? PyObject_SetItem(memo, id, (PyObject *)c) : -1;
+    Py_XDECREF(id);
+    PyObject **fields[] = {&c->target, &c->params};
+    for (size_t i = 0; rc == 0 && i < sizeof fields / sizeof fields[0]; i++) {
+        PyObject *old = *fields[i];
+        if (!old)
+            continue;
+        Py_INCREF(old);  /* (the copying may run code that sets c's field) */
+        PyObject *field = PyObject_CallFunctionObjArgs(deepcopy_fn, old, memo, NULL);
+        Py_DECREF(old);
+        if (!field)
+            rc = -1;
+        else
+            Py_SETREF(*fields[i], field);
+    }
+    if (rc < 0) {
+        Py_DECREF(c);
+        return NULL;
+    }
+    return (PyObject *)c;
+}
+
+static PyObject *match_reduce_ex(PyObject *m, PyObject *protocol) {  /* the ctypes Match's words */
+    (void)m;
+    (void)protocol;
+    PyErr_SetString(PyExc_TypeError, "cannot pickle a linkrouter.Match (copy.copy and copy.deepcopy work; "
+                                     "pickle its as_dict() to store or send it)");
+    return NULL;
+}
+
 #define CLOSURE(i) ((void *)(uintptr_t)(i))
 static PyGetSetDef match_getset[] = {
     {"pattern", (getter)match_info_field, NULL, "The route's pattern as it was added.", CLOSURE(INFO_PATTERN)},
@@ -685,6 +758,9 @@ static PyMemberDef match_members[] = {
 static PyMethodDef match_methods[] = {
     {"as_dict", match_as_dict_method, METH_NOARGS,
      "Every field, as a dict (the keys of lr_match_to_json, plus route_id and path_params)."},
+    {"__copy__", (PyCFunction)match_copy, METH_NOARGS, "A Match sharing this one's target and params."},
+    {"__deepcopy__", (PyCFunction)match_deepcopy, METH_O, "A Match with its own (deep) copies of target and params."},
+    {"__reduce_ex__", match_reduce_ex, METH_O, "A Match is not picklable: pickle its as_dict()."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1408,6 +1484,7 @@ static void module_free(void *module) {
     while (spare_dict_count > 0)
         Py_DECREF(spare_dicts[--spare_dict_count]);
     Py_CLEAR(names_pool);
+    Py_CLEAR(deepcopy_fn);
     for (int i = 0; i < KEYED_SLOTS; i++) {
         while (keyed[i].count > 0) {
             keyed[i].count--;
