@@ -469,6 +469,7 @@ class Router(_ResolveBase, Opening, Tables):
         self._finalizer = weakref.finalize(self, _dispatch.free_router, h, self._opens)
         self._routes: Dict[int, Tuple[Any, ...]] = {}
         self._nesting = self.get_limit(Limit.NESTING)
+        self._url_limit = self.get_limit(Limit.URL_LENGTH)  # read by the C resolve to size memory ahead
 
     # -- handle ---------------------------------------------------------------------------------------------
 
@@ -644,6 +645,8 @@ class Router(_ResolveBase, Opening, Tables):
         check(lib.lr_router_set_limit(self._handle(), which, value))
         if which == Limit.NESTING:
             self._nesting = value
+        elif which == Limit.URL_LENGTH:
+            self._url_limit = value
 
     def get_limit(self, limit: Union[Limit, int, str]) -> int:
         n = _native.new_size()

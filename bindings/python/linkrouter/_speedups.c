@@ -41,6 +41,7 @@
 
 #ifndef Py_T_OBJECT_EX
 #define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_T_PYSSIZET T_PYSSIZET
 #endif
 #if PY_VERSION_HEX < 0x030A0000  /* Python 3.8 and 3.9 */
 static PyObject *Py_NewRef(PyObject *o) { Py_INCREF(o); return o; }
@@ -54,7 +55,6 @@ static __typeof__(lr_version_number) *lib_version_number;
 static __typeof__(lr_router_new) *lib_router_new;
 static __typeof__(lr_router_add) *lib_router_add;
 static __typeof__(lr_router_set_limit) *lib_router_set_limit;
-static __typeof__(lr_router_get_limit) *lib_router_get_limit;
 static __typeof__(lr_router_resolve_into) *lib_resolve_into;
 static __typeof__(lr_router_resolve_packed) *lib_resolve_packed;
 
@@ -967,6 +967,7 @@ typedef struct {
     lr_router *const *handle;  /* the pointer inside `_h` (its buffer); &no_router while `_h` is None */
     Py_buffer h;               /* `_h`'s buffer, held while set; h.obj is `_h`, NULL for None */
     RouteCache routes;         /* what Python sees as `_routes` */
+    Py_ssize_t url_limit;      /* `_url_limit`: LR_LIMIT_URL_LENGTH as Router sets it; 0 until then */
 } RouterCore;
 
 static lr_router *const no_router = NULL;  /* what a router without a handle reads: closed */
@@ -1087,11 +1088,6 @@ fail:
     return NULL;
 }
 
-static size_t url_limit(lr_router *r) {  /* the router's LR_LIMIT_URL_LENGTH; 0 when it cannot be read */
-    size_t limit = 0;
-    return lib_router_get_limit(r, LR_LIMIT_URL_LENGTH, &limit) == LR_OK ? limit : 0;
-}
-
 /* resolve(url, extra=None), parsed by hand: METH_FASTCALL without CPython's private argument parser. */
 static int resolve_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **url,
                         PyObject **extra) {
@@ -1176,8 +1172,10 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     char stack_scratch[STACK_SCRATCH], *scratch = stack_scratch;
     size_t refs_cap = STACK_PARAMS, scratch_cap = sizeof stack_scratch;
     /* A long URL: memory sized at once rather than after a failed call, if the router takes a URL that long (one
-       it refuses is refused at once with the stack's memory, as LimitError, not sized for first). */
-    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap && (size_t)len <= url_limit(router)) {
+       it refuses is refused at once with the stack's memory, as LimitError, not sized for first). The limit is
+       the one Router.set_limit last set (asking the library cost about 700 instructions a lookup): a stale one
+       could only cost a retry, or memory sized up to it, never another outcome. */
+    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap && len <= self->url_limit) {
         size_t pieces = 2;  /* parameters are path segments and query pairs: at most one per '/' or '&', + 2 */
         for (Py_ssize_t i = 0; i < len; i++)
             pieces += text[i] == '/' || text[i] == '&';
@@ -1353,6 +1351,12 @@ static PyGetSetDef core_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+static PyMemberDef core_members[] = {
+    {"_url_limit", Py_T_PYSSIZET, offsetof(RouterCore, url_limit), 0,
+     "the router's URL limit, as Router.set_limit last set it: resolve sizes memory ahead for URLs up to it"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyTypeObject RouterCoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "linkrouter._speedups.RouterCore",
@@ -1364,6 +1368,7 @@ static PyTypeObject RouterCoreType = {
     .tp_traverse = (traverseproc)core_traverse,
     .tp_clear = (inquiry)core_clear,
     .tp_methods = core_methods,
+    .tp_members = core_members,
     .tp_getset = core_getset,
 };
 
@@ -1393,13 +1398,11 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     __typeof__(lr_router_new) *router_new;
     __typeof__(lr_router_add) *router_add;
     __typeof__(lr_router_set_limit) *set_limit;
-    __typeof__(lr_router_get_limit) *get_limit;
     __typeof__(lr_router_resolve_into) *into;
     __typeof__(lr_router_resolve_packed) *packed;
     struct { void **fn; const char *name; } symbols[] = {
         {(void **)&version, "lr_version_number"}, {(void **)&router_new, "lr_router_new"},
         {(void **)&router_add, "lr_router_add"}, {(void **)&set_limit, "lr_router_set_limit"},
-        {(void **)&get_limit, "lr_router_get_limit"},
         {(void **)&into, "lr_router_resolve_into"}, {(void **)&packed, "lr_router_resolve_packed"},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
@@ -1439,7 +1442,6 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     lib_router_new = router_new;
     lib_router_add = router_add;
     lib_router_set_limit = set_limit;
-    lib_router_get_limit = get_limit;
     lib_resolve_into = into;
     lib_resolve_packed = packed;
     url_parser = parser;

@@ -331,6 +331,7 @@ LONG_URLS = [
      "'app://user/$1$1'"),
     (None, "app://user/" + "x" * 65525, "User"),  # at the limit: still resolved
     (300, "app://user/" + "x" * 289, "User"),
+    (200_000, "app://user/" + "x" * 150_000, "User"),  # over the default, under the raised limit
 ]
 
 

@@ -94,8 +94,7 @@ def test_bind_never_loads_a_library(tmp_path):
 
 
 STUBS = "".join("int %s(void) { return -1; }\n" % name for name in (
-    "lr_router_new", "lr_router_add", "lr_router_set_limit", "lr_router_get_limit", "lr_router_resolve_into",
-    "lr_router_resolve_packed"))
+    "lr_router_new", "lr_router_add", "lr_router_set_limit", "lr_router_resolve_into", "lr_router_resolve_packed"))
 BIND_ARGS = (_native.error, _params.nested, _router._url_bytes, _router._PackedMatch.as_dict,
              _router._PackedMatch.__eq__, _router._PackedMatch.__repr__)
 
