@@ -259,7 +259,11 @@ def finish(entry: _Open) -> None:
 def free_router(handle: Any, opens: Set[int]) -> None:
     """Frees a router (its finalizer) and forgets its parked opens: the library drops them with the router
     without handing their contexts back. The handlers and guards are released by the library itself."""
-    lib.lr_router_free(handle)
+    # Marked closed before it is freed: the garbage collector runs this before the __del__ of an object in the
+    # router's cycle, which may still call the router (or keep it alive); every use then raises instead.
+    address = handle.value
+    handle.value = None
+    lib.lr_router_free(address)
     for token in list(opens):
         _OPENS.pop(token, None)
     opens.clear()

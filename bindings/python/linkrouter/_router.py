@@ -1,6 +1,7 @@
 """Router and Match: the Python face of lr_router and of the packed result of lr_router_resolve_packed."""
 from __future__ import annotations
 
+import copy
 import enum
 import json
 import os
@@ -99,6 +100,9 @@ class Match:
 
     (This class is the ctypes path's; with the C extension, ``linkrouter.Match`` is ``_speedups.Match``, with the
     same fields and methods: the extension calls this class's ``as_dict``, ``__eq__`` and ``__repr__``.)
+
+    A Match is a value: ``copy.copy`` gives one sharing ``target`` and ``params``, ``copy.deepcopy`` one with its
+    own. It is not picklable (pickle ``as_dict()``).
 
     ``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters
     (``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives
@@ -248,6 +252,35 @@ class Match:
         return "Match(target=%r, pattern=%r, url=%r, params=%r)" % (self.target, self.pattern, self.url,
                                                                      self.params)
 
+    def __copy__(self) -> "Match":
+        m = _new_match(_PackedMatch)
+        m._info, m._data, m._url = self._info, self._data, self._url  # never changed: shared
+        for name in ("target", "params"):
+            try:
+                setattr(m, name, getattr(self, name))
+            except AttributeError:  # deleted: stays unset, as the C Match's copy
+                pass
+        return m
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Match":
+        m = self.__copy__()
+        memo[id(self)] = m  # first: params may hold this very Match
+        for name in ("target", "params"):
+            try:
+                setattr(m, name, copy.deepcopy(getattr(self, name), memo))
+            except AttributeError:
+                pass
+        return m
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(MATCH_NOT_PICKLED)
+
+
+# Both paths' words (_speedups.c has the same text).
+MATCH_NOT_PICKLED = ("cannot pickle a linkrouter.Match (copy.copy and copy.deepcopy work; pickle its as_dict() "
+                     "to store or send it)")
+ROUTER_NOT_COPIED = ("cannot copy or pickle a linkrouter.Router: it owns its native routing table (build another "
+                     "Router, or load the same table file into a new one)")
 
 _PackedMatch = Match  # the ctypes path's Match, whichever class linkrouter.Match is
 _MATCH_TYPES: Tuple[type, ...] = (Match,)  # with the C extension's Match too, once loaded
@@ -338,7 +371,7 @@ class _CtypesResolve:
                 return state[0]
             if rc == LR_NOMATCH:
                 return None
-            if self._h is None:
+            if not self._h:  # None, or a handle its finalizer freed
                 raise ValueError("the router is closed")
             if rc != LR_ELIMIT and rc != _CALL_AGAIN:
                 raise _native.error(rc)
@@ -436,12 +469,13 @@ class Router(_ResolveBase, Opening, Tables):
         self._finalizer = weakref.finalize(self, _dispatch.free_router, h, self._opens)
         self._routes: Dict[int, Tuple[Any, ...]] = {}
         self._nesting = self.get_limit(Limit.NESTING)
+        self._url_limit = self.get_limit(Limit.URL_LENGTH)  # read by the C resolve to size memory ahead
 
     # -- handle ---------------------------------------------------------------------------------------------
 
     def _handle(self) -> Any:
         h = self._h
-        if h is None:
+        if not h:  # None after close(); a NULL c_void_p once the finalizer freed it (a collected cycle)
             raise ValueError("the router is closed")
         return h
 
@@ -452,7 +486,7 @@ class Router(_ResolveBase, Opening, Tables):
 
     @property
     def closed(self) -> bool:
-        return self._h is None
+        return not self._h
 
     def __enter__(self) -> "Router":
         self._handle()
@@ -462,9 +496,19 @@ class Router(_ResolveBase, Opening, Tables):
         self.close()
 
     def __repr__(self) -> str:
-        if self._h is None:
+        if not self._h:
             return "<linkrouter.Router closed>"
         return "<linkrouter.Router with %d routes>" % len(self)
+
+    # A copy would share the handle and its finalizer: once either is collected, the other uses freed memory.
+    def __copy__(self) -> "Router":
+        raise TypeError(ROUTER_NOT_COPIED)
+
+    def __deepcopy__(self, memo: Any) -> "Router":
+        raise TypeError(ROUTER_NOT_COPIED)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise TypeError(ROUTER_NOT_COPIED)
 
     # -- routes ---------------------------------------------------------------------------------------------
 
@@ -601,6 +645,8 @@ class Router(_ResolveBase, Opening, Tables):
         check(lib.lr_router_set_limit(self._handle(), which, value))
         if which == Limit.NESTING:
             self._nesting = value
+        elif which == Limit.URL_LENGTH:
+            self._url_limit = value
 
     def get_limit(self, limit: Union[Limit, int, str]) -> int:
         n = _native.new_size()

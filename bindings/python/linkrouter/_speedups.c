@@ -41,6 +41,7 @@
 
 #ifndef Py_T_OBJECT_EX
 #define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_T_PYSSIZET T_PYSSIZET
 #endif
 #if PY_VERSION_HEX < 0x030A0000  /* Python 3.8 and 3.9 */
 static PyObject *Py_NewRef(PyObject *o) { Py_INCREF(o); return o; }
@@ -67,7 +68,7 @@ static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API
 static PyObject *json_loads;          /* json.loads: a route's metadata as a dict */
 static PyObject *names_pool;          /* names tuple -> itself: routes with the same names share one tuple */
 static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
-static PyObject *str_url, *str_extra, *str_value, *str_update, *str_nesting;
+static PyObject *str_url, *str_extra, *str_update, *str_nesting;
 
 enum { STACK_PARAMS = 32, STACK_SCRATCH = 2048, STACK_PACKED = 2048 };  /* a GitHub-set URL needs 2 params */
 enum { HEADER_WORDS = 8, FIXED_STRINGS = 10 };
@@ -501,8 +502,7 @@ static int rewrite_in_place(PyObject *old, const char *s, size_t n) {
 #endif
 }
 
-static void match_dealloc(MatchObject *m) {
-    PyObject_GC_UnTrack(m);
+static void match_free(MatchObject *m) {  /* match_dealloc's work, m untracked */
     if (m->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)m);
     Py_XDECREF(m->target);
@@ -519,6 +519,21 @@ static void match_dealloc(MatchObject *m) {
         free_matches[size][free_count[size]++] = m;
     else
         PyObject_GC_Del(m);
+}
+
+/* A Match may hold another through target or params, and freeing a chain of them recursed once per link (about
+   48,000 overflowed an 8 MiB stack): the trashcan bounds that. A Match holding a str target and dict params (or
+   none), as resolve makes it, goes without it (about 40 instructions a lookup): a str holds nothing, and a chain
+   through dicts is bounded by the dict's own trashcan. */
+static void match_dealloc(MatchObject *m) {
+    PyObject_GC_UnTrack(m);  /* (before the trashcan, which may defer m: only an untracked object may wait) */
+    if ((!m->target || PyUnicode_CheckExact(m->target)) && (!m->params || PyDict_CheckExact(m->params))) {
+        match_free(m);
+        return;
+    }
+    Py_TRASHCAN_BEGIN(m, match_dealloc)
+    match_free(m);
+    Py_TRASHCAN_END
 }
 
 /* The UTF-8 text of the URL that was routed: the rewritten one, else the URL as given. */
@@ -642,6 +657,79 @@ static PyObject *match_richcompare(PyObject *a, PyObject *b, int op) {
 
 static PyObject *match_repr_slot(PyObject *m) { return PyObject_CallOneArg(match_repr, m); }
 
+/* copy.copy: a Match with the same fields, target and params the same objects (as the ctypes Match's copy). Its
+   params version is unknown: the dict is shared. */
+static PyObject *match_copy(MatchObject *m, PyObject *unused) {
+    (void)unused;
+    MatchObject *c = match_alloc((size_t)Py_SIZE(m), Py_NewRef(m->info), Py_None, m->url);
+    if (!c)
+        return NULL;
+    /* (read after the allocation, which may run a collection and so code that changes m) */
+    Py_XINCREF(m->target);
+    Py_SETREF(c->target, m->target);  /* (NULL when deleted) */
+    Py_XINCREF(m->params);
+    c->params = m->params;
+    Py_XINCREF(m->routed);
+    c->routed = m->routed;
+    Py_XINCREF(m->parts);
+    c->parts = m->parts;
+    c->route_id = m->route_id;
+    c->rewritten = m->rewritten;
+    c->keyed = m->keyed;
+    for (Py_ssize_t i = 0; i < Py_SIZE(m); i++) {
+        Py_XINCREF(m->values[i]);
+        c->values[i] = m->values[i];
+    }
+    PyObject_GC_Track(c);
+    return (PyObject *)c;
+}
+
+static PyObject *deepcopy_fn;  /* copy.deepcopy, imported on first use */
+
+/* copy.deepcopy: a copy with its own target and params, deep-copied through memo; the Match is in memo first, so
+   params holding it get the copy (the ctypes Match's __deepcopy__ does the same). */
+static PyObject *match_deepcopy(MatchObject *m, PyObject *memo) {
+    if (!deepcopy_fn) {
+        PyObject *copy = PyImport_ImportModule("copy");
+        deepcopy_fn = copy ? PyObject_GetAttrString(copy, "deepcopy") : NULL;
+        Py_XDECREF(copy);
+        if (!deepcopy_fn)
+            return NULL;
+    }
+    MatchObject *c = (MatchObject *)match_copy(m, NULL);
+    if (!c)
+        return NULL;
+    PyObject *id = PyLong_FromVoidPtr(m);
+    int rc = id ? PyObject_SetItem(memo, id, (PyObject *)c) : -1;
+    Py_XDECREF(id);
+    PyObject **fields[] = {&c->target, &c->params};
+    for (size_t i = 0; rc == 0 && i < sizeof fields / sizeof fields[0]; i++) {
+        PyObject *old = *fields[i];
+        if (!old)
+            continue;
+        Py_INCREF(old);  /* (the copying may run code that sets c's field) */
+        PyObject *field = PyObject_CallFunctionObjArgs(deepcopy_fn, old, memo, NULL);
+        Py_DECREF(old);
+        if (!field)
+            rc = -1;
+        else
+            Py_SETREF(*fields[i], field);
+    }
+    if (rc < 0) {
+        Py_DECREF(c);
+        return NULL;
+    }
+    return (PyObject *)c;
+}
+
+static PyObject *match_reduce_ex(PyObject *m, PyObject *protocol) {  /* the ctypes Match's words */
+    (void)m;
+    (void)protocol;
+    PyErr_SetString(PyExc_TypeError, "cannot pickle a linkrouter.Match (copy.copy and copy.deepcopy work; "
+                                     "pickle its as_dict() to store or send it)");
+    return NULL;
+}
+
 #define CLOSURE(i) ((void *)(uintptr_t)(i))
 static PyGetSetDef match_getset[] = {
     {"pattern", (getter)match_info_field, NULL, "The route's pattern as it was added.", CLOSURE(INFO_PATTERN)},
@@ -680,6 +768,9 @@ static PyMemberDef match_members[] = {
 static PyMethodDef match_methods[] = {
     {"as_dict", match_as_dict_method, METH_NOARGS,
      "Every field, as a dict (the keys of lr_match_to_json, plus route_id and path_params)."},
+    {"__copy__", (PyCFunction)match_copy, METH_NOARGS, "A Match sharing this one's target and params."},
+    {"__deepcopy__", (PyCFunction)match_deepcopy, METH_O, "A Match with its own (deep) copies of target and params."},
+    {"__reduce_ex__", match_reduce_ex, METH_O, "A Match is not picklable: pickle its as_dict()."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -823,27 +914,30 @@ static const RouteSlot *cache_get(const RouteCache *c, uint32_t route_id) {  /* 
     }
 }
 
+/* Releasing an info may run Python code (an info set through `_routes` may hold any object), which may read or
+   set `_routes` again: the cache is detached, or the new entry installed, before anything is released. */
 static void cache_clear(RouteCache *c) {
-    for (size_t i = 0; c->slots && i <= c->mask; i++)
-        Py_XDECREF(c->slots[i].info);
-    PyMem_Free(c->slots);
+    RouteSlot *slots = c->slots;
+    size_t capacity = slots ? c->mask + 1 : 0;
     c->slots = NULL;
     c->mask = c->count = 0;
+    for (size_t i = 0; i < capacity; i++)
+        Py_XDECREF(slots[i].info);
+    PyMem_Free(slots);
 }
 
 static void cache_place(RouteCache *c, uint32_t route_id, PyObject *info) {  /* steals info; room is there */
     size_t i = route_id & c->mask;
     while (c->slots[i].info && c->slots[i].route_id != route_id)
         i = (i + 1) & c->mask;
-    if (c->slots[i].info)
-        Py_DECREF(c->slots[i].info);
-    else
-        c->count++;
+    PyObject *old = c->slots[i].info;
+    c->count += !old;
     c->slots[i].route_id = route_id;
     c->slots[i].info = info;
     c->slots[i].target = PyTuple_GET_ITEM(info, INFO_TARGET);
     c->slots[i].names = PyTuple_GET_ITEM(info, INFO_NAMES);
     c->slots[i].path_count = (uint32_t)PyTuple_GET_SIZE(c->slots[i].names);
+    Py_XDECREF(old);  /* last: c may change under it */
 }
 
 static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* takes a new reference */
@@ -851,12 +945,14 @@ static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* tak
         PyErr_SetString(PyExc_TypeError, "_routes: route id (int) -> route constants (tuple)");
         return -1;
     }
+    Py_INCREF(info);  /* before cache_clear, whose releases may run code that drops the caller's reference */
     if ((Py_ssize_t)c->count >= route_cache_max)
         cache_clear(c);
     if (!c->slots || 2 * (c->count + 1) > c->mask + 1) {
         size_t capacity = c->slots ? 2 * (c->mask + 1) : 64;
         RouteSlot *old = c->slots, *slots = PyMem_Calloc(capacity, sizeof *slots);
         if (!slots) {
+            Py_DECREF(info);
             PyErr_NoMemory();
             return -1;
         }
@@ -869,16 +965,22 @@ static int cache_put(RouteCache *c, uint32_t route_id, PyObject *info) {  /* tak
                 cache_place(c, old[i].route_id, old[i].info);
         PyMem_Free(old);
     }
-    cache_place(c, route_id, Py_NewRef(info));
+    cache_place(c, route_id, info);
     return 0;
 }
 
+/* A router's handle is read from `_h`, the ctypes c_void_p the finalizer also holds, on every call: the finalizer
+   sets it to NULL as it frees the router (a collected cycle frees it before a __del__ in the cycle may call it),
+   so a copy of the pointer could outlive the router. */
 typedef struct {
     PyObject_HEAD
-    lr_router *handle;  /* NULL when closed (or not yet opened) */
-    PyObject *h;        /* what Python sees as `_h`: the ctypes c_void_p, or None */
-    RouteCache routes;  /* what Python sees as `_routes` */
+    lr_router *const *handle;  /* the pointer inside `_h` (its buffer); &no_router while `_h` is None */
+    Py_buffer h;               /* `_h`'s buffer, held while set; h.obj is `_h`, NULL for None */
+    RouteCache routes;         /* what Python sees as `_routes` */
+    Py_ssize_t url_limit;      /* `_url_limit`: LR_LIMIT_URL_LENGTH as Router sets it; 0 until then */
 } RouterCore;
+
+static lr_router *const no_router = NULL;  /* what a router without a handle reads: closed */
 
 /* The cached constants of the route of a result with path_count path parameters, NULL when there are none. The
    slot is valid until the cache changes: read what is needed and take a reference to its info before any call
@@ -1068,7 +1170,8 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         text = PyBytes_AS_STRING(url);
         len = PyBytes_GET_SIZE(url);
     }
-    if (!self->handle) {
+    lr_router *router = *self->handle;
+    if (!router) {
         PyErr_SetString(PyExc_ValueError, "the router is closed");
         goto done;
     }
@@ -1078,8 +1181,11 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     lr_param_ref stack_refs[STACK_PARAMS], *refs = stack_refs;
     char stack_scratch[STACK_SCRATCH], *scratch = stack_scratch;
     size_t refs_cap = STACK_PARAMS, scratch_cap = sizeof stack_scratch;
-    /* A long URL: memory sized at once rather than after a failed call (up to the largest URL limit there is). */
-    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap) {
+    /* A long URL: memory sized at once rather than after a failed call, if the router takes a URL that long (one
+       it refuses is refused at once with the stack's memory, as LimitError, not sized for first). The limit is
+       the one Router.set_limit last set (asking the library cost about 700 instructions a lookup): a stale one
+       could only cost a retry, or memory sized up to it, never another outcome. */
+    if ((size_t)len <= MAX_URL_LENGTH && LR_SCRATCH_SIZE(len) > scratch_cap && len <= self->url_limit) {
         size_t pieces = 2;  /* parameters are path segments and query pairs: at most one per '/' or '&', + 2 */
         for (Py_ssize_t i = 0; i < len; i++)
             pieces += text[i] == '/' || text[i] == '&';
@@ -1096,7 +1202,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     }
     int rc;
     for (;;) {
-        rc = lib_resolve_into(self->handle, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
+        rc = lib_resolve_into(router, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
         if (rc != LR_ELIMIT || (res.needed_params <= refs_cap && res.needed_scratch <= scratch_cap))
             break;  /* a result, or a real limit */
         if (res.needed_params > refs_cap) {
@@ -1129,7 +1235,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     }
     /* A route seen for the first time: its name and metadata are only in the packed result, which is then the
        answer (so a change of table between the two calls cannot mix two states). */
-    PyObject *data = resolve_packed(self->handle, text, (size_t)len);
+    PyObject *data = resolve_packed(router, text, (size_t)len);  /* (no Python code ran since the load) */
     if (data && data != Py_None) {
         result = match_from_packed(self, data, url, extra);
         Py_DECREF(data);
@@ -1145,13 +1251,26 @@ done:
     return result;
 }
 
+static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    RouterCore *self = (RouterCore *)PyType_GenericNew(type, args, kwds);
+    if (self)
+        self->handle = &no_router;
+    return (PyObject *)self;
+}
+
 static int core_traverse(RouterCore *self, visitproc visit, void *arg) {
-    Py_VISIT(self->h);
+    Py_VISIT(self->h.obj);
     return 0;  /* the route cache holds tuples of str: no cycles */
 }
 
+static void core_release_h(RouterCore *self) {
+    self->handle = &no_router;
+    if (self->h.obj)
+        PyBuffer_Release(&self->h);  /* (sets h.obj to NULL) */
+}
+
 static int core_clear(RouterCore *self) {
-    Py_CLEAR(self->h);
+    core_release_h(self);
     cache_clear(&self->routes);
     return 0;
 }
@@ -1164,25 +1283,32 @@ static void core_dealloc(RouterCore *self) {
 
 static PyObject *core_get_h(RouterCore *self, void *closure) {
     (void)closure;
-    return Py_NewRef(self->h ? self->h : Py_None);
+    return Py_NewRef(self->h.obj ? self->h.obj : Py_None);
 }
 
-/* `self._h = c_void_p(...)` opens, `self._h = None` closes: resolve reads the handle from here. */
+/* `self._h = c_void_p(...)` opens, `self._h = None` closes: resolve reads the handle inside the c_void_p. */
 static int core_set_h(RouterCore *self, PyObject *value, void *closure) {
     (void)closure;
-    void *handle = NULL;
+    Py_buffer view = {0};
     if (value && value != Py_None) {
-        PyObject *address = PyLong_Check(value) ? Py_NewRef(value) : PyObject_GetAttr(value, str_value);
-        if (!address)
-            return -1;
-        handle = address == Py_None ? NULL : PyLong_AsVoidPtr(address);
-        Py_DECREF(address);
-        if (PyErr_Occurred())
-            return -1;
+        if (PyObject_GetBuffer(value, &view, PyBUF_FORMAT) < 0)
+            goto not_a_pointer;
+        size_t n = view.format ? strlen(view.format) : 0;
+        if (view.len != (Py_ssize_t)sizeof(lr_router *) || n == 0 || view.format[n - 1] != 'P') {
+            PyBuffer_Release(&view);
+            goto not_a_pointer;
+        }
     }
-    Py_XSETREF(self->h, value ? Py_NewRef(value) : NULL);
-    self->handle = handle;
+    Py_buffer old = self->h;  /* released last: freeing it could run code that reads `_h` */
+    self->h = view;
+    self->handle = view.obj ? (lr_router *const *)view.buf : &no_router;
+    if (old.obj)
+        PyBuffer_Release(&old);
     return 0;
+not_a_pointer:
+    PyErr_Clear();
+    PyErr_SetString(PyExc_TypeError, "_h must be a ctypes c_void_p or None");
+    return -1;
 }
 
 /* `_routes`: a dict copy of the route cache (for tests and a look inside); setting a dict (`self._routes = {}`,
@@ -1235,17 +1361,24 @@ static PyGetSetDef core_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+static PyMemberDef core_members[] = {
+    {"_url_limit", Py_T_PYSSIZET, offsetof(RouterCore, url_limit), 0,
+     "the router's URL limit, as Router.set_limit last set it: resolve sizes memory ahead for URLs up to it"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyTypeObject RouterCoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "linkrouter._speedups.RouterCore",
     .tp_doc = PyDoc_STR("The C half of Router: its handle, its route cache and resolve()."),
     .tp_basicsize = sizeof(RouterCore),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_new = PyType_GenericNew,
+    .tp_new = core_new,
     .tp_dealloc = (destructor)core_dealloc,
     .tp_traverse = (traverseproc)core_traverse,
     .tp_clear = (inquiry)core_clear,
     .tp_methods = core_methods,
+    .tp_members = core_members,
     .tp_getset = core_getset,
 };
 
@@ -1363,6 +1496,7 @@ static void module_free(void *module) {
     while (spare_dict_count > 0)
         Py_DECREF(spare_dicts[--spare_dict_count]);
     Py_CLEAR(names_pool);
+    Py_CLEAR(deepcopy_fn);
     for (int i = 0; i < KEYED_SLOTS; i++) {
         while (keyed[i].count > 0) {
             keyed[i].count--;
@@ -1389,7 +1523,7 @@ static struct PyModuleDef module_def = {
 
 PyMODINIT_FUNC PyInit__speedups(void) {
     if (!(str_url = PyUnicode_InternFromString("url")) || !(str_extra = PyUnicode_InternFromString("extra"))
-        || !(str_value = PyUnicode_InternFromString("value")) || !(str_update = PyUnicode_InternFromString("update"))
+        || !(str_update = PyUnicode_InternFromString("update"))
         || !(str_nesting = PyUnicode_InternFromString("_nesting")))
         return NULL;
     if (PyType_Ready(&RouterCoreType) < 0 || PyType_Ready(&MatchType) < 0)

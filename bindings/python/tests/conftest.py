@@ -3,8 +3,11 @@ copy, and load the library as the package does ($LINKROUTER_LIBRARY, then the pa
 from __future__ import annotations
 
 import os
+import resource
+import subprocess
 import sys
-from typing import Dict, List, NamedTuple
+import textwrap
+from typing import Dict, List, NamedTuple, Optional
 
 import pytest
 
@@ -82,6 +85,29 @@ def load_tsv(name: str) -> List[TSVRow]:
                     params[k] = v
             rows.append(TSVRow(cols[0], cols[1], cols[2], params))
     return rows
+
+
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_python(code: str, *args: str, stack_bytes: Optional[int] = None) -> "subprocess.CompletedProcess[str]":
+    """Runs ``code`` in a new interpreter on this run's path (C extension or ctypes), so that a crash fails the
+    calling test instead of killing pytest. The test modules are importable there. ``stack_bytes`` caps the main
+    thread's C stack (RLIMIT_STACK), so that a recursion count means the same whatever the caller's ulimit."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([BINDING_DIR, TESTS_DIR])
+    env["LINKROUTER_LIBRARY"] = linkrouter.library_path
+    prelude = "import linkrouter\nassert linkrouter.binding == %r, linkrouter.binding\n" % linkrouter.binding
+
+    def limit_stack() -> None:
+        if stack_bytes is not None:
+            hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+            soft = stack_bytes if hard == resource.RLIM_INFINITY else min(stack_bytes, hard)
+            resource.setrlimit(resource.RLIMIT_STACK, (soft, hard))
+
+    # cwd: not a folder holding a linkrouter package, which `python -c` would import first
+    return subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code), *args], env=env, cwd="/",
+                          capture_output=True, text=True, timeout=600, preexec_fn=limit_stack)
 
 
 @pytest.fixture

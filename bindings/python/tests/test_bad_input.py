@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import threading
+import tracemalloc
 
 import pytest
 
 import linkrouter
+from linkrouter import _router
 from linkrouter import (
     ConflictError,
     InvalidURLError,
@@ -315,6 +317,47 @@ def test_limits_take_effect_and_refuse_nonsense(router):
         router.resolve("app://user/1?a=1&b=2&c=3")
     router.set_limit("params", 1024)
     assert_unchanged(router)
+
+
+# A URL over the router's URL limit is refused before anything is sized for it (the C path sized its buffers for
+# up to 1 GiB first: about 40 bytes a byte of URL, a MemoryError where that could not be had). Each row: the
+# limit set (None: the default), the URL, the outcome: LimitError's message or the match's target.
+LONG_URLS = [
+    (None, "app://" + "/" * 40_000_000, "URL of 40000006 bytes is longer than maxURLLength (65536)"),
+    (None, "app://user/" + "x" * 65526, "URL of 65537 bytes is longer than maxURLLength (65536)"),
+    (1000, "app://" + "/" * 2000, "URL of 2006 bytes is longer than maxURLLength (1000)"),
+    (300, "app://user/" + "x" * 290, "URL of 301 bytes is longer than maxURLLength (300)"),
+    (1000, "old://user/" + "y" * 500, "rewritten URL would be longer than maxURLLength (1000 bytes); rule target "
+     "'app://user/$1$1'"),
+    (None, "app://user/" + "x" * 65525, "User"),  # at the limit: still resolved
+    (300, "app://user/" + "x" * 289, "User"),
+    (200_000, "app://user/" + "x" * 150_000, "User"),  # over the default, under the raised limit
+]
+
+
+@pytest.mark.parametrize("limit, url, outcome", LONG_URLS,
+                         ids=["%s bytes, limit %s" % (len(url), limit or "default") for limit, url, _ in LONG_URLS])
+def test_url_over_the_limit_is_refused_before_memory_is_sized_for_it(limit, url, outcome):
+    answers = []
+    for r in (linkrouter.Router(), _router.ctypes_router()):  # this run's path, then the ctypes one
+        r.add("app://user/:id", "User")
+        r.add_rewrite("^old://user/(.*)$", "app://user/$1$1")
+        if limit is not None:
+            r.set_limit("url_length", limit)
+        tracemalloc.start()
+        try:
+            answers.append(r.resolve(url).target)
+            grew = None
+        except LimitError as e:
+            answers.append(str(e))
+            assert e.code == -6
+            grew = tracemalloc.get_traced_memory()[1]  # peak bytes
+        finally:
+            tracemalloc.stop()
+            r.close()
+        # at most a copy of the URL (the ctypes path encodes it) and the exception
+        assert grew is None or grew < len(url) + 16384, (type(r).__name__, grew)
+    assert answers == [outcome, outcome]
 
 
 def test_closed_router_refuses_without_crashing():

@@ -3,11 +3,13 @@ ValueError from every method and never crashes."""
 from __future__ import annotations
 
 import gc
+import json
 import weakref
 
 import pytest
 
 import linkrouter
+from conftest import run_python
 
 CALLS = [
     ("add", lambda r: r.add("app://a", "A")),
@@ -97,3 +99,54 @@ def test_routers_do_not_share_route_caches():
     assert a.resolve("app://x/1").params == {"id": "1"}
     assert b.resolve("app://y/2").params == {"name": "2"}
     assert a.resolve("app://x/1").target == "A" and b.resolve("app://y/1").target == "B"
+
+
+# A router in a reference cycle: the collector runs its finalizer (which frees the lr_router) before the __del__
+# of an object in the cycle, which may still call the router and keep it alive. Once per row of CALLS, in a child
+# process (a use of the freed router crashed it).
+CYCLE_CHILD = r"""
+import gc, json
+import linkrouter
+from test_handles import CALLS
+
+def outcome(call, r):
+    try:
+        call(r)
+        return "returned"
+    except Exception as e:
+        return "%s: %s" % (type(e).__name__, e)
+
+outcomes, kept = {}, []
+
+class Screen:
+    def __init__(self, r, name, call):
+        self.r, self.name, self.call = r, name, call
+        r.screens = [self]
+
+    def __del__(self):
+        outcomes[self.name] = {"in __del__": [self.r.closed, outcome(self.call, self.r)]}
+        kept.append((self.name, self.call, self.r))  # the router lives on
+
+for name, call in CALLS:
+    r = linkrouter.Router()
+    for i in range(2000):  # a table big enough that the freed memory does not stay as it was
+        r.add("app://u%d/:id" % i, "T")
+    r.add("app://a", "A")
+    Screen(r, name, call)
+    del r
+    gc.collect()
+    print(name, flush=True)  # the last row printed before a crash names the row after it
+for name, call, r in kept:
+    outcomes[name]["after"] = [r.closed, repr(r), outcome(call, r), outcome(lambda r: r.close(), r)]
+print(json.dumps(outcomes))
+"""
+
+
+def test_router_freed_by_the_collector_is_closed_for_the_rest_of_its_cycle():
+    p = run_python(CYCLE_CHILD)
+    status = p.returncode
+    assert status == 0, "after rows %s:\n%s" % (p.stdout.split(), p.stderr[-3000:])
+    closed = "ValueError: the router is closed"
+    assert json.loads(p.stdout.splitlines()[-1]) == {
+        name: {"in __del__": [True, closed], "after": [True, "<linkrouter.Router closed>", closed, "returned"]}
+        for name, _ in CALLS}
