@@ -154,7 +154,7 @@ final class DispatchTests: XCTestCase {
     func testTargetHandlersByLengthAndPrefix() throws {
         let r = Router()
         let targets = (0...20).flatMap { n in ["", "x"].map { String(repeating: "T", count: n) + $0 } }
-            + ["ViewController1", "ViewController2", "ViewControllerA", "T\u{0}", "T\u{0}\u{0}", "é", "éé"]
+            + ["ViewController1", "ViewController2", "ViewControllerA", "T\u{1}", "T\u{1}\u{1}", "é", "éé"]
         for (i, t) in targets.enumerated() {
             try r.add("app://t/\(i)", target: t)
             r.handle(target: t, .sync { _ in t })
@@ -168,7 +168,9 @@ final class DispatchTests: XCTestCase {
         r.handle(target: "ViewController2", nil)
         XCTAssertEqual(code { try r.open("app://t/\(targets.firstIndex(of: "ViewController2")!)") }, .notFound)
         XCTAssertEqual(try r.open("app://t/\(targets.firstIndex(of: "ViewController1")!)").value as? String, "ViewController1")
-        XCTAssertEqual(try r.open("app://t/\(targets.firstIndex(of: "T\u{0}")!)").value as? String, "T\u{0}")
+        XCTAssertEqual(try r.open("app://t/\(targets.firstIndex(of: "T\u{1}")!)").value as? String, "T\u{1}")
+        // A target with a NUL is refused: C strings (lr_match_target) and table files cannot carry it.
+        XCTAssertEqual(code { try r.add("app://t/nul", target: "T\u{0}") }, .invalidURL)
     }
 
     /// The direct C open (`openPlain`, `lr_router_open`'s path) keeps `decide`'s precedence: a route's own Swift
