@@ -4,35 +4,33 @@
 /// - `:name` (host or path segment): every byte but `A–Z a–z 0–9 - . _ ~` and the sub-delimiters
 ///   `! $ & ' ( ) * + , ; =` becomes `%XX`; a value `.` or `..` is written `%2E`/`%2E%2E` (URL libraries
 ///   would otherwise remove such segments). The value must not be empty (`:name` matches a non-empty segment).
+/// - `:name<type>`, `x{name}y`: the value must fit the type, and is encoded as a `:name`; the literal text
+///   around `{...}` is written from the parsed pattern (decoded), encoded as a `:name` but keeping `:` and `@`.
 /// - `*name` (catch-all): split on `/`, each piece written as a segment; empty pieces are refused (a catch-all
 ///   drops empty segments, so `a//b` would come back as `a/b`), an empty value writes nothing. A catch-all is
 ///   captured undecoded (SPEC §3), so it comes back in the encoded form written here.
 /// - `?key` (a query parameter, any name the pattern does not have): key and value keep `A–Z a–z 0–9 - . _ ~`
 ///   and `! $ ' ( ) * , ; : @ / ?`; everything else (`& = + # %`, spaces, UTF-8...) becomes `%XX`.
-/// Literals are written as the pattern writes them.
+/// Literals are written as the pattern writes them. Names, types and affixes come from `Pattern.parse`, never
+/// from the raw text (a class quantifier `{2,3}` has braces too).
 enum URLBuilder {
     /// The URL of the route with `pattern` (text as registered) called `name`, from `params` in order: pattern
     /// parameters by name, query parameters as `?key`. Throws `.invalidURL` for a missing, unknown, repeated or
-    /// empty parameter, a catch-all with an empty piece, or a `*://` pattern (no scheme to write); `.limit`
-    /// when the URL is longer than `limits.maxURLLength`.
+    /// empty parameter, a value that does not fit its type, a catch-all with an empty piece, or a `*://` pattern
+    /// (no scheme to write); `.limit` when the URL is longer than `limits.maxURLLength`.
     static func build(pattern: String, name: String, params: [(name: String, value: String)],
                       limits: Limits) throws(RouterError) -> String {
         let route = "route '\(excerpt(name))' ('\(excerpt(pattern))')"
+        func fail(_ reason: String) -> RouterError { RouterError(.invalidURL, "cannot build the URL of \(route): \(reason)") }
+        // The route was accepted when it was added: limits lowered since must not refuse it here, nor lose its types.
+        var unlimited = limits
+        unlimited.maxSegments = .max
+        let parsed = try Pattern.parse(pattern, limits: unlimited)
+
         // Optional groups: a group is written when every parameter in it is given (a group without parameters
         // is left out); the rest is built as that variant.
-        let (required, groups) = Pattern.splitGroups(pattern)
-        if !groups.isEmpty {
-            let given = Set(params.map(\.name))
-            var text = required
-            for g in groups {
-                let names = g.split(separator: ASCII.slash).compactMap { paramName(Array($0)) }
-                if !names.isEmpty && names.allSatisfy(given.contains) { text += g }
-            }
-            return try build(pattern: String(decoding: text, as: UTF8.self), name: name, params: params, limits: limits)
-        }
-        func fail(_ reason: String) -> RouterError { RouterError(.invalidURL, "cannot build the URL of \(route): \(reason)") }
-
-        let text = Array(pattern.utf8)
+        let (required, groupTexts) = Pattern.splitGroups(pattern)
+        let text = required + groupTexts.joined()
         guard let sep = firstSeparator(text) else { throw fail("the pattern has no '://'") }
         let scheme = Array(text[..<sep])
         guard scheme != [ASCII.asterisk] else {
@@ -40,17 +38,23 @@ enum URLBuilder {
         }
         var rest = Array(text[(sep + 3)...])
         if rest.last == ASCII.slash { rest.removeLast() }
-        let segments = rest.isEmpty ? [] : rest.split(separator: ASCII.slash, omittingEmptySubsequences: false).map(Array.init)
-        // Typed and in-segment parameters, by segment (the pattern was registered, so it parses).
-        var rules: [Int: ParamRule] = [:]
-        if let parsed = try? Pattern.parse(pattern, limits: limits), parsed.segments.count == segments.count {
-            for (i, segment) in parsed.segments.enumerated() { if case .rule(let r) = segment { rules[i] = r } }
+        // Literals are written as the pattern writes them; everything else comes from the parsed segments.
+        let raw = rest.isEmpty ? [] : rest.split(separator: ASCII.slash, omittingEmptySubsequences: false).map(Array.init)
+        guard raw.count == parsed.segments.count else { throw fail("its pattern's segments could not be told apart") }
+        var names = parsed.paramNames.makeIterator()
+        let nameAt = parsed.segments.map { $0.isParameter ? names.next() : nil }
+        let given = Set(params.map(\.name))
+        var left = [Bool](repeating: false, count: raw.count)  // the segments of groups left out
+        for range in parsed.groups {
+            let inGroup = range.compactMap { nameAt[$0] }
+            if inGroup.isEmpty || !inGroup.allSatisfy(given.contains) { for i in range { left[i] = true } }
         }
 
         // The pattern's parameters, then the values given, each name once.
         var values: [String: String] = [:]
         var query: [(key: String, value: String)] = []
-        let wanted = Set(segments.compactMap(paramName))
+        let written = nameAt.indices.compactMap { left[$0] ? nil : nameAt[$0] }
+        let wanted = Set(written)
         for (key, value) in params {
             if key.utf8.first == ASCII.question {
                 let k = String(key.dropFirst())
@@ -62,35 +66,44 @@ enum URLBuilder {
                 continue
             }
             guard wanted.contains(key) else {
-                let known = wanted.isEmpty ? "it has none" : "it has " + segments.compactMap(paramName).map { "'\($0)'" }.joined(separator: ", ")
+                let known = written.isEmpty ? "it has none" : "it has " + written.map { "'\($0)'" }.joined(separator: ", ")
                 throw fail("no parameter '\(excerpt(key))' (\(known); write '?\(excerpt(key))' for a query parameter)")
             }
             guard values.updateValue(value, forKey: key) == nil else { throw fail("parameter '\(excerpt(key))' is given twice") }
         }
 
         var out: [UInt8] = scheme + [ASCII.colon, ASCII.slash, ASCII.slash]
-        for (i, segment) in segments.enumerated() {
-            if i > 0 { out.append(ASCII.slash) }
-            guard let param = paramName(segment) else {
-                out += segment
+        var first = true
+        for (i, segment) in parsed.segments.enumerated() where !left[i] {
+            let atStart = first
+            if !first { out.append(ASCII.slash) }
+            first = false
+            guard let param = nameAt[i] else {
+                out += raw[i]
                 continue
             }
             guard let value = values[param] else { throw fail("parameter '\(excerpt(param))' is missing") }
-            if let rule = rules[i] {
+            switch segment {
+            case .rule(let rule):
                 // The value must fit the type, or the URL would not come back to this route.
                 let bytes = Array(value.utf8)
                 guard rule.accepts(bytes) else {
                     throw fail("parameter '\(excerpt(param))' = '\(excerpt(value))' does not fit '\(rule.written(param))'")
                 }
-                out += rawAffix(segment, before: true)
-                encodeSegment(bytes, into: &out)
-                out += rawAffix(segment, before: false)
-            } else if segment.first == ASCII.colon {
+                let whole = rule.prefix + bytes + rule.suffix
+                if whole == [ASCII.dot] || whole == [ASCII.dot, ASCII.dot] {
+                    encodeSegment(whole, into: &out)  // a dot segment, which URL libraries would remove
+                } else {
+                    encodeAffix(rule.prefix, into: &out)
+                    for b in bytes { put(b, keep: ASCII.isUnreserved(b) || isSubDelimiter(b), into: &out) }
+                    encodeAffix(rule.suffix, into: &out)
+                }
+            case .param:
                 guard !value.isEmpty else { throw fail("parameter '\(excerpt(param))' is empty (':\(param)' matches one non-empty segment)") }
                 encodeSegment(Array(value.utf8), into: &out)
-            } else if value.isEmpty {
-                if i > 0 { out.removeLast() }  // the "/" before the catch-all
-            } else {
+            case .catchAll where value.isEmpty:
+                if !atStart { out.removeLast() }  // the "/" before the catch-all
+            case .catchAll:
                 let pieces = Array(value.utf8).split(separator: ASCII.slash, omittingEmptySubsequences: false)
                 guard !pieces.contains(where: \.isEmpty) else {
                     throw fail("catch-all '\(excerpt(param))' has an empty segment in '\(excerpt(value))' (leading, trailing or doubled '/'), "
@@ -100,6 +113,8 @@ enum URLBuilder {
                     if k > 0 { out.append(ASCII.slash) }
                     encodeSegment(Array(piece), into: &out)
                 }
+            case .literal:
+                break
             }
         }
         for (k, pair) in query.enumerated() {
@@ -114,24 +129,9 @@ enum URLBuilder {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The parameter a raw pattern segment names (`:id` → id, `:id<int>` → id, `v{n}.x` → n, `*path` → path,
-    /// `*` → *), nil for a literal.
-    private static func paramName(_ segment: [UInt8]) -> String? {
-        var from = 1
-        if let open = segment.firstIndex(of: ASCII.openBrace) {
-            from = open + 1
-        } else {
-            guard let head = segment.first, head == ASCII.colon || head == ASCII.asterisk else { return nil }
-            if segment.count == 1 { return "*" }
-        }
-        let name = segment[from...].prefix(while: ASCII.isNameByte)
-        return String(decoding: name, as: UTF8.self)
-    }
-
-    /// The literal text written before (or after) an in-segment parameter's `{...}`, as the pattern writes it.
-    private static func rawAffix(_ segment: [UInt8], before: Bool) -> [UInt8] {
-        guard let open = segment.firstIndex(of: ASCII.openBrace), let close = segment.lastIndex(of: ASCII.closeBrace) else { return [] }
-        return before ? Array(segment[..<open]) : Array(segment[(close + 1)...])
+    /// The literal text around an in-segment parameter (decoded, as parsed), encoded for a path segment.
+    private static func encodeAffix(_ bytes: [UInt8], into out: inout [UInt8]) {
+        for b in bytes { put(b, keep: ASCII.isUnreserved(b) || isSubDelimiter(b) || b == ASCII.colon || b == ASCII.at, into: &out) }
     }
 
     private static func firstSeparator(_ text: [UInt8]) -> Int? {
