@@ -468,7 +468,9 @@ int lr_router_overlaps(lr_router *r, char **out);
  *   LR_ENOTFOUND no route has that name
  *   LR_EINVAL    a parameter is missing, unknown, given twice or empty (":param"), a value does not fit its
  *                type, a catch-all value has an empty piece, a query name is empty or that of a path
- *                parameter, the route's scheme is "*" (no one URL to build), or a string is not UTF-8
+ *                parameter, the route's scheme is "*" (no one URL to build), an optional group has some but
+ *                not all of its parameters, the optional groups given would build a URL that resolves to
+ *                other parameters (docs/SEMANTICS.md), or a string is not UTF-8
  *   LR_ELIMIT    the URL would be longer than LR_LIMIT_URL_LENGTH
  *   LR_EMISUSE   r, name or out is NULL, an array is NULL with count > 0, or an element is NULL */
 int lr_router_build_url(lr_router *r, const char *name, const char *const *names, const char *const *values,

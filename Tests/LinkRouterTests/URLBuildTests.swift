@@ -16,6 +16,9 @@ final class URLBuildTests: XCTestCase {
         RouteSpec("app://x/:code<[a-z]{2,3}>", target: "Code", name: "code"),
         RouteSpec("img://a/{name<[a-z]{2}>}.png", target: "Png", name: "png"),
         RouteSpec("img://a/img-{id}@2x.jpg", target: "Retina", name: "retina"),
+        RouteSpec("app://h/x(/:a)(/:b)", target: "Groups", name: "groups"),
+        RouteSpec("app://h/y(/:a/:b)", target: "Pair", name: "pair"),
+        RouteSpec("app://h/z(/:a)(/:b<int>)", target: "Typed", name: "typed"),
     ]
 
     /// (route name, params, the URL or "error <code>: <message>"), compared exactly; each URL built must also
@@ -87,6 +90,19 @@ final class URLBuildTests: XCTestCase {
             ("code", [("code", "abcd")], "\(e) 'code' ('app://x/:code<[a-z]{2,3}>'): parameter 'code' = 'abcd' does not fit ':code<[a-z]{2,3}>'"),
             ("png", [("name", "ab")], "img://a/ab.png"),
             ("retina", [("id", "7")], "img://a/img-7@2x.jpg"),
+            // E: a group is written with the groups before it that share its place; errors quote the route's pattern.
+            ("groups", [("a", "aa"), ("b", "bb")], "app://h/x/aa/bb"),
+            ("groups", [("a", "aa")], "app://h/x/aa"),
+            ("groups", [], "app://h/x"),
+            ("groups", [("b", "bb")], "\(e) 'groups' ('app://h/x(/:a)(/:b)'): optional group '(/:b)' without '(/:a)' "
+                + "has the place of '(/:a)', which comes first: the URL would give 'a', not 'b'; give 'a' too"),
+            ("pair", [("a", "aa")], "\(e) 'pair' ('app://h/y(/:a/:b)'): parameter 'b' is missing "
+                + "(optional group '(/:a/:b)' is written with all its parameters or none)"),
+            ("pair", [("a", "aa"), ("b", "bb")], "app://h/y/aa/bb"),
+            ("typed", [("a", "z")], "app://h/z/z"),
+            ("typed", [("b", "5")], "app://h/z/5"),
+            ("typed", [("a", "5")], "\(e) 'typed' ('app://h/z(/:a)(/:b<int>)'): the URL 'app://h/z/5' would give 'b' = '5', "
+                + "not 'a' = '5' (another combination of its optional groups comes first)"),
         ])
         XCTAssertEqual(try router.url(name: "product", params: ["id": "1"], query: [("b", "2"), ("a", "1")]), "shop://product/1?b=2&a=1")
         var limits = router.limits

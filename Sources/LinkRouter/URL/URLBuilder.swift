@@ -11,6 +11,8 @@
 ///   captured undecoded (SPEC §3), so it comes back in the encoded form written here.
 /// - `?key` (a query parameter, any name the pattern does not have): key and value keep `A–Z a–z 0–9 - . _ ~`
 ///   and `! $ ' ( ) * , ; : @ / ?`; everything else (`& = + # %`, spaces, UTF-8...) becomes `%XX`.
+/// Optional groups: one is written with all its parameters, left out with none; only a combination the route
+/// keeps (`Pattern.variants`) whose URL resolves back to the values given is built.
 /// Literals are written as the pattern writes them. Names, types and affixes come from `Pattern.parse`, never
 /// from the raw text (a class quantifier `{2,3}` has braces too).
 enum URLBuilder {
@@ -27,8 +29,6 @@ enum URLBuilder {
         unlimited.maxSegments = .max
         let parsed = try Pattern.parse(pattern, limits: unlimited)
 
-        // Optional groups: a group is written when every parameter in it is given (a group without parameters
-        // is left out); the rest is built as that variant.
         let (required, groupTexts) = Pattern.splitGroups(pattern)
         let text = required + groupTexts.joined()
         guard let sep = firstSeparator(text) else { throw fail("the pattern has no '://'") }
@@ -43,11 +43,40 @@ enum URLBuilder {
         guard raw.count == parsed.segments.count else { throw fail("its pattern's segments could not be told apart") }
         var names = parsed.paramNames.makeIterator()
         let nameAt = parsed.segments.map { $0.isParameter ? names.next() : nil }
+        // Optional groups: a group is written when its parameters are given (all of them), left out when none
+        // is (a group without parameters is left out).
         let given = Set(params.map(\.name))
         var left = [Bool](repeating: false, count: raw.count)  // the segments of groups left out
-        for range in parsed.groups {
+        for (g, range) in parsed.groups.enumerated() {
             let inGroup = range.compactMap { nameAt[$0] }
-            if inGroup.isEmpty || !inGroup.allSatisfy(given.contains) { for i in range { left[i] = true } }
+            guard inGroup.contains(where: given.contains) else {
+                for i in range { left[i] = true }
+                continue
+            }
+            if let missing = inGroup.first(where: { !given.contains($0) }) {
+                throw fail("parameter '\(excerpt(missing))' is missing (optional group '(\(excerpt(String(decoding: groupTexts[g], as: UTF8.self))))' "
+                           + "is written with all its parameters or none)")
+            }
+        }
+        if left.contains(true) {
+            // That combination must be one the route has: one with the shape of an earlier combination is left
+            // out of the table (docs/SEMANTICS.md), and its URL would give the earlier one's parameters.
+            let kept = parsed.segments.indices.filter { !left[$0] }
+            let mine = Pattern(text: pattern, scheme: parsed.scheme, segments: kept.map { parsed.segments[$0] },
+                               paramNames: kept.compactMap { nameAt[$0] })
+            let variants = parsed.variants
+            if !variants.contains(where: { $0.segments == mine.segments && $0.paramNames == mine.paramNames }),
+               let earlier = variants.first(where: { TableLoader.conflictKey($0) == TableLoader.conflictKey(mine) }) {
+                let mineOnly = mine.paramNames.filter { !earlier.paramNames.contains($0) }
+                let earlierOnly = earlier.paramNames.filter { !mine.paramNames.contains($0) }
+                func groups(_ names: [String]) -> String {
+                    let gs = parsed.groups.indices.filter { g in parsed.groups[g].contains { nameAt[$0].map(names.contains) ?? false } }
+                    return "'" + excerpt(gs.map { "(" + String(decoding: groupTexts[$0], as: UTF8.self) + ")" }.joined()) + "'"
+                }
+                func list(_ names: [String]) -> String { names.map { "'\(excerpt($0))'" }.joined(separator: ", ") }
+                throw fail("optional group \(groups(mineOnly)) without \(groups(earlierOnly)) has the place of \(groups(earlierOnly)), "
+                           + "which comes first: the URL would give \(list(earlierOnly)), not \(list(mineOnly)); give \(list(earlierOnly)) too")
+            }
         }
 
         // The pattern's parameters, then the values given, each name once.
@@ -66,13 +95,15 @@ enum URLBuilder {
                 continue
             }
             guard wanted.contains(key) else {
-                let known = written.isEmpty ? "it has none" : "it has " + written.map { "'\($0)'" }.joined(separator: ", ")
+                let all = parsed.paramNames
+                let known = all.isEmpty ? "it has none" : "it has " + all.map { "'\($0)'" }.joined(separator: ", ")
                 throw fail("no parameter '\(excerpt(key))' (\(known); write '?\(excerpt(key))' for a query parameter)")
             }
             guard values.updateValue(value, forKey: key) == nil else { throw fail("parameter '\(excerpt(key))' is given twice") }
         }
 
         var out: [UInt8] = scheme + [ASCII.colon, ASCII.slash, ASCII.slash]
+        var comesBack: [Match.Param] = []  // what resolving the URL gives: values decoded, a catch-all as written
         var first = true
         for (i, segment) in parsed.segments.enumerated() where !left[i] {
             let atStart = first
@@ -83,6 +114,11 @@ enum URLBuilder {
                 continue
             }
             guard let value = values[param] else { throw fail("parameter '\(excerpt(param))' is missing") }
+            let start = out.count
+            defer {
+                let back = segment != .catchAll ? value : value.isEmpty ? "" : String(decoding: out[start...], as: UTF8.self)
+                comesBack.append(Match.Param(name: param, value: back))
+            }
             switch segment {
             case .rule(let rule):
                 // The value must fit the type, or the URL would not come back to this route.
@@ -117,6 +153,7 @@ enum URLBuilder {
                 break
             }
         }
+        let pathEnd = out.count
         for (k, pair) in query.enumerated() {
             out.append(k == 0 ? ASCII.question : ASCII.ampersand)
             encodeQuery(Array(pair.key.utf8), into: &out)
@@ -126,7 +163,32 @@ enum URLBuilder {
         guard out.count <= limits.maxURLLength else {
             throw RouterError(.limit, "cannot build the URL of \(route): it would be \(out.count) bytes, more than maxURLLength (\(limits.maxURLLength))")
         }
+        if left.contains(true) {
+            // Another combination of the groups may still take this URL first (`x(/:a)(/:b<int>)`: a typed or
+            // literal segment beats a `:name`): it must resolve, among the route's own entries, to these values.
+            let got = try resolvedBack(Array(out[..<pathEnd]), parsed, limits: unlimited)
+            if got != comesBack {
+                func list(_ ps: [Match.Param]) -> String { ps.map { "'\(excerpt($0.name))' = '\(excerpt($0.value))'" }.joined(separator: ", ") }
+                let url = "'\(excerpt(String(decoding: out, as: UTF8.self)))'"
+                throw fail(got.map { "the URL \(url) would give \(list($0)), not \(list(comesBack)) "
+                                     + "(another combination of its optional groups comes first)" }
+                           ?? "the URL \(url) would not come back to it")
+            }
+        }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The path parameters `url` (no query) resolves to with `pattern` the only route, nil for no match.
+    private static func resolvedBack(_ url: [UInt8], _ pattern: Pattern, limits: Limits) throws(RouterError) -> [Match.Param]? {
+        let table = try RouteTable.empty.updating { store throws(RouterError) in
+            try store.insert(RouteSpec(pattern.text, target: "-"), pattern)
+        }
+        var limits = limits
+        limits.maxParams = Limits.maxParamsCeiling
+        let state = RouterState(table: table, rewrites: .empty, limits: limits)
+        return try String(decoding: url, as: UTF8.self).withSpan { span throws(RouterError) in
+            try MatchStorage.make(state, span, extras: UnsafeBufferPointer(start: nil, count: 0)).map { Match($0).pathParams }
+        }
     }
 
     /// The literal text around an in-segment parameter (decoded, as parsed), encoded for a path segment.
