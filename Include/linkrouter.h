@@ -458,12 +458,15 @@ int lr_router_overlaps(lr_router *r, char **out);
  *   :param      every byte but A-Z a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; = becomes %XX ("." and ".." too);
  *               the value may not be empty
  *   :p<type>, x{p}y  the value must fit the type, encoded as a :param; the literal text around {p} is
- *               written as parsed, every byte but those a :param keeps and : @ becoming %XX
+ *               written as parsed, every byte but those a :param keeps becoming %XX, except : and @ in a
+ *               path (in the host they would be a port or a user: "app://h:{port<uint>}/x" gives
+ *               "app://h%3A80/x")
  *   *catch-all  split on "/", each piece encoded as a :param; empty pieces ("a//b", "/a") are refused; an
  *               empty value writes nothing. A catch-all resolves undecoded, so it comes back as written here
  *   ?query      key and value: every byte but A-Z a-z 0-9 - . _ ~ ! $ ' ( ) * , ; : @ / ? becomes %XX
- * Literals are written as the pattern writes them. Example: route "product" = "shop://product/:id",
- * {"id", "?ref"} = {"4 2", "mail&push"} gives "shop://product/4%202?ref=mail%26push".
+ * Literals are written as the pattern writes them, but a host's "@" and final ":" as %40, %3A. Example:
+ * route "product" = "shop://product/:id", {"id", "?ref"} = {"4 2", "mail&push"} gives
+ * "shop://product/4%202?ref=mail%26push".
  *   LR_OK        *out is the URL
  *   LR_ENOTFOUND no route has that name
  *   LR_EINVAL    a parameter is missing, unknown, given twice or empty (":param"), a value does not fit its

@@ -19,6 +19,10 @@ final class URLBuildTests: XCTestCase {
         RouteSpec("app://h/x(/:a)(/:b)", target: "Groups", name: "groups"),
         RouteSpec("app://h/y(/:a/:b)", target: "Pair", name: "pair"),
         RouteSpec("app://h/z(/:a)(/:b<int>)", target: "Typed", name: "typed"),
+        RouteSpec("app://h:{port<uint>}/x", target: "HostPort", name: "hostport"),
+        RouteSpec("app://{user}@example.com/x", target: "HostAt", name: "hostat"),
+        RouteSpec("app://a@b/x", target: "LiteralAt", name: "literalat"),
+        RouteSpec("app://h:/x", target: "EmptyPort", name: "emptyport"),
     ]
 
     /// (route name, params, the URL or "error <code>: <message>"), compared exactly; each URL built must also
@@ -103,6 +107,11 @@ final class URLBuildTests: XCTestCase {
             ("typed", [("b", "5")], "app://h/z/5"),
             ("typed", [("a", "5")], "\(e) 'typed' ('app://h/z(/:a)(/:b<int>)'): the URL 'app://h/z/5' would give 'b' = '5', "
                 + "not 'a' = '5' (another combination of its optional groups comes first)"),
+            // I: the host cannot carry ':' or '@' raw (a port, a user); encoded, the route still matches.
+            ("hostport", [("port", "80")], "app://h%3A80/x"),
+            ("hostat", [("user", "bob")], "app://bob%40example.com/x"),
+            ("literalat", [], "app://a%40b/x"),
+            ("emptyport", [], "app://h%3A/x"),
         ])
         XCTAssertEqual(try router.url(name: "product", params: ["id": "1"], query: [("b", "2"), ("a", "1")]), "shop://product/1?b=2&a=1")
         var limits = router.limits

@@ -5,7 +5,8 @@
 ///   `! $ & ' ( ) * + , ; =` becomes `%XX`; a value `.` or `..` is written `%2E`/`%2E%2E` (URL libraries
 ///   would otherwise remove such segments). The value must not be empty (`:name` matches a non-empty segment).
 /// - `:name<type>`, `x{name}y`: the value must fit the type, and is encoded as a `:name`; the literal text
-///   around `{...}` is written from the parsed pattern (decoded), encoded as a `:name` but keeping `:` and `@`.
+///   around `{...}` is written from the parsed pattern (decoded), encoded as a `:name` (in a path keeping `:`
+///   and `@`). A host literal is written as the pattern writes it, but for `@` and a final `:` (`%40`, `%3A`).
 /// - `*name` (catch-all): split on `/`, each piece written as a segment; empty pieces are refused (a catch-all
 ///   drops empty segments, so `a//b` would come back as `a/b`), an empty value writes nothing. A catch-all is
 ///   captured undecoded (SPEC §3), so it comes back in the encoded form written here.
@@ -110,7 +111,7 @@ enum URLBuilder {
             if !first { out.append(ASCII.slash) }
             first = false
             guard let param = nameAt[i] else {
-                out += raw[i]
+                if i == 0 { writeHostLiteral(raw[i], into: &out) } else { out += raw[i] }
                 continue
             }
             guard let value = values[param] else { throw fail("parameter '\(excerpt(param))' is missing") }
@@ -130,9 +131,9 @@ enum URLBuilder {
                 if whole == [ASCII.dot] || whole == [ASCII.dot, ASCII.dot] {
                     encodeSegment(whole, into: &out)  // a dot segment, which URL libraries would remove
                 } else {
-                    encodeAffix(rule.prefix, into: &out)
+                    encodeAffix(rule.prefix, host: i == 0, into: &out)
                     for b in bytes { put(b, keep: ASCII.isUnreserved(b) || isSubDelimiter(b), into: &out) }
-                    encodeAffix(rule.suffix, into: &out)
+                    encodeAffix(rule.suffix, host: i == 0, into: &out)
                 }
             case .param:
                 guard !value.isEmpty else { throw fail("parameter '\(excerpt(param))' is empty (':\(param)' matches one non-empty segment)") }
@@ -191,9 +192,20 @@ enum URLBuilder {
         }
     }
 
-    /// The literal text around an in-segment parameter (decoded, as parsed), encoded for a path segment.
-    private static func encodeAffix(_ bytes: [UInt8], into out: inout [UInt8]) {
-        for b in bytes { put(b, keep: ASCII.isUnreserved(b) || isSubDelimiter(b) || b == ASCII.colon || b == ASCII.at, into: &out) }
+    /// The literal text around an in-segment parameter (decoded, as parsed), encoded for its place: a path keeps
+    /// `:` and `@`; the host cannot (`h:{port}` written `h:80` would be a port, `{user}@x` a user).
+    private static func encodeAffix(_ bytes: [UInt8], host: Bool, into out: inout [UInt8]) {
+        for b in bytes {
+            put(b, keep: ASCII.isUnreserved(b) || isSubDelimiter(b) || (!host && (b == ASCII.colon || b == ASCII.at)), into: &out)
+        }
+    }
+
+    /// A host literal as written, but `@` (it would end a user part) and a final `:` (an empty port) as `%XX`:
+    /// the route's host is the decoded text, and `h:8080` still matches as host and port.
+    private static func writeHostLiteral(_ raw: [UInt8], into out: inout [UInt8]) {
+        for (k, b) in raw.enumerated() {
+            put(b, keep: b != ASCII.at && !(b == ASCII.colon && k == raw.count - 1), into: &out)
+        }
     }
 
     private static func firstSeparator(_ text: [UInt8]) -> Int? {
