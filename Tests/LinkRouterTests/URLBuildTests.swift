@@ -16,6 +16,7 @@ final class URLBuildTests: XCTestCase {
         RouteSpec("app://x/:code<[a-z]{2,3}>", target: "Code", name: "code"),
         RouteSpec("img://a/{name<[a-z]{2}>}.png", target: "Png", name: "png"),
         RouteSpec("img://a/img-{id}@2x.jpg", target: "Retina", name: "retina"),
+        RouteSpec("img://a/.{ext}", target: "Dot", name: "dot"),
         RouteSpec("app://h/x(/:a)(/:b)", target: "Groups", name: "groups"),
         RouteSpec("app://h/y(/:a/:b)", target: "Pair", name: "pair"),
         RouteSpec("app://h/z(/:a)(/:b<int>)", target: "Typed", name: "typed"),
@@ -94,6 +95,7 @@ final class URLBuildTests: XCTestCase {
             ("code", [("code", "abcd")], "\(e) 'code' ('app://x/:code<[a-z]{2,3}>'): parameter 'code' = 'abcd' does not fit ':code<[a-z]{2,3}>'"),
             ("png", [("name", "ab")], "img://a/ab.png"),
             ("retina", [("id", "7")], "img://a/img-7@2x.jpg"),
+            ("dot", [("ext", ".")], "img://a/%2E%2E"),  // the whole segment "..", which URL libraries would remove
             // E: a group is written with the groups before it that share its place; errors quote the route's pattern.
             ("groups", [("a", "aa"), ("b", "bb")], "app://h/x/aa/bb"),
             ("groups", [("a", "aa")], "app://h/x/aa"),

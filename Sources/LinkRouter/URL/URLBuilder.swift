@@ -19,8 +19,9 @@
 enum URLBuilder {
     /// The URL of the route with `pattern` (text as registered) called `name`, from `params` in order: pattern
     /// parameters by name, query parameters as `?key`. Throws `.invalidURL` for a missing, unknown, repeated or
-    /// empty parameter, a value that does not fit its type, a catch-all with an empty piece, or a `*://` pattern
-    /// (no scheme to write); `.limit` when the URL is longer than `limits.maxURLLength`.
+    /// empty parameter, a value that does not fit its type, a catch-all with an empty piece, optional groups that
+    /// would not resolve back, or a `*://` pattern (no scheme to write); `.limit` when the URL is longer than
+    /// `limits.maxURLLength`.
     static func build(pattern: String, name: String, params: [(name: String, value: String)],
                       limits: Limits) throws(RouterError) -> String {
         let route = "route '\(excerpt(name))' ('\(excerpt(pattern))')"
