@@ -457,16 +457,23 @@ int lr_router_overlaps(lr_router *r, char **out);
  * place, so the URL resolves back to the same route and values:
  *   :param      every byte but A-Z a-z 0-9 - . _ ~ ! $ & ' ( ) * + , ; = becomes %XX ("." and ".." too);
  *               the value may not be empty
+ *   :p<type>, x{p}y  the value must fit the type, encoded as a :param; the literal text around {p} is
+ *               written as parsed, every byte but those a :param keeps becoming %XX, except : and @ in a
+ *               path (in the host they would be a port or a user: "app://h:{port<uint>}/x" gives
+ *               "app://h%3A80/x")
  *   *catch-all  split on "/", each piece encoded as a :param; empty pieces ("a//b", "/a") are refused; an
  *               empty value writes nothing. A catch-all resolves undecoded, so it comes back as written here
  *   ?query      key and value: every byte but A-Z a-z 0-9 - . _ ~ ! $ ' ( ) * , ; : @ / ? becomes %XX
- * Literals are written as the pattern writes them. Example: route "product" = "shop://product/:id",
- * {"id", "?ref"} = {"4 2", "mail&push"} gives "shop://product/4%202?ref=mail%26push".
+ * Literals are written as the pattern writes them, but a host's "@" and final ":" as %40, %3A. Example:
+ * route "product" = "shop://product/:id", {"id", "?ref"} = {"4 2", "mail&push"} gives
+ * "shop://product/4%202?ref=mail%26push".
  *   LR_OK        *out is the URL
  *   LR_ENOTFOUND no route has that name
- *   LR_EINVAL    a parameter is missing, unknown, given twice or empty (":param"), a catch-all value has an
- *                empty piece, a query name is empty or that of a path parameter, the route's scheme is "*"
- *                (no one URL to build), or a string is not UTF-8
+ *   LR_EINVAL    a parameter is missing, unknown, given twice or empty (":param"), a value does not fit its
+ *                type, a catch-all value has an empty piece, a query name is empty or that of a path
+ *                parameter, the route's scheme is "*" (no one URL to build), an optional group has some but
+ *                not all of its parameters, the optional groups given would build a URL that resolves to
+ *                other parameters (docs/SEMANTICS.md), or a string is not UTF-8
  *   LR_ELIMIT    the URL would be longer than LR_LIMIT_URL_LENGTH
  *   LR_EMISUSE   r, name or out is NULL, an array is NULL with count > 0, or an element is NULL */
 int lr_router_build_url(lr_router *r, const char *name, const char *const *names, const char *const *values,

@@ -13,12 +13,55 @@ final class URLBuildTests: XCTestCase {
         RouteSpec("https://www.example.com:8080/p/:id/", target: "Port", name: "port"),
         RouteSpec("app://caf%C3%A9/x", target: "Cafe", name: "cafe"),
         RouteSpec("*://share/:id", target: "Share", name: "share"),
+        RouteSpec("app://x/:code<[a-z]{2,3}>", target: "Code", name: "code"),
+        RouteSpec("img://a/{name<[a-z]{2}>}.png", target: "Png", name: "png"),
+        RouteSpec("img://a/img-{id}@2x.jpg", target: "Retina", name: "retina"),
+        RouteSpec("img://a/.{ext}", target: "Dot", name: "dot"),
+        RouteSpec("app://h/x(/:a)(/:b)", target: "Groups", name: "groups"),
+        RouteSpec("app://h/y(/:a/:b)", target: "Pair", name: "pair"),
+        RouteSpec("app://h/z(/:a)(/:b<int>)", target: "Typed", name: "typed"),
+        RouteSpec("app://h:{port<uint>}/x", target: "HostPort", name: "hostport"),
+        RouteSpec("app://{user}@example.com/x", target: "HostAt", name: "hostat"),
+        RouteSpec("app://a@b/x", target: "LiteralAt", name: "literalat"),
+        RouteSpec("app://h:/x", target: "EmptyPort", name: "emptyport"),
     ]
+
+    /// (route name, params, the URL or "error <code>: <message>"), compared exactly; each URL built must also
+    /// resolve back to that route with those values (a catch-all's comes back encoded, so it is decoded first).
+    static func check(_ router: Router, _ rows: [(String, [(String, String)], String)], resolver: Router? = nil,
+                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let resolver = resolver ?? router
+        for (name, params, expected) in rows {
+            let url: String
+            do {
+                url = try router.url(name: name, orderedParams: params.map { (name: $0.0, value: $0.1) })
+            } catch {
+                XCTAssertEqual("error \(error.code.rawValue): \(error.message)", expected, "\(name) \(params)", file: file, line: line)
+                continue
+            }
+            XCTAssertEqual(url, expected, "\(name) \(params)", file: file, line: line)
+            guard let m = try resolver.resolve(url) else {
+                XCTFail("\(url) (\(name) \(params)) resolves to nothing", file: file, line: line)
+                continue
+            }
+            XCTAssertEqual(m.name, name, url, file: file, line: line)
+            let pattern = try Pattern.parse(m.pattern)
+            let catchAll = pattern.hasCatchAll ? pattern.paramNames.last : nil
+            let path = params.filter { !$0.0.hasPrefix("?") }
+            XCTAssertEqual(m.pathParams.map(\.name).sorted(), path.map(\.0).sorted(), url, file: file, line: line)
+            for (k, v) in params {
+                let key = k.hasPrefix("?") ? String(k.dropFirst()) : k
+                let got = m.params[key]
+                XCTAssertEqual(k == catchAll ? got?.removingPercentEncoding : got, v, "\(url): \(k)", file: file, line: line)
+            }
+        }
+    }
 
     func testBuildTable() throws {
         let router = Router()
         try router.add(URLBuildTests.routes)
-        let rows: [(String, [(String, String)], String)] = [
+        let e = "error -2: cannot build the URL of route"
+        try URLBuildTests.check(router, [
             ("product", [("id", "42")], "shop://product/42"),
             ("product", [("id", "a b/c?d#e%f")], "shop://product/a%20b%2Fc%3Fd%23e%25f"),
             ("product", [("id", "体")], "shop://product/%E4%BD%93"),
@@ -31,25 +74,47 @@ final class URLBuildTests: XCTestCase {
             ("anything", [("*", "host/x")], "app://host/x"),
             ("port", [("id", "1")], "https://www.example.com:8080/p/1"),
             ("cafe", [], "app://caf%C3%A9/x"),
-            ("product", [], "error -2: parameter 'id' is missing"),
-            ("product", [("id", "")], "error -2: parameter 'id' is empty"),
-            ("product", [("id", "1"), ("idx", "2")], "error -2: no parameter 'idx' (it has 'id'; write '?idx' for a query parameter)"),
-            ("product", [("id", "1"), ("?id", "2")], "error -2: query parameter '?id' has the name of a path parameter"),
-            ("product", [("id", "1"), ("?", "2")], "error -2: a query parameter needs a name after '?'"),
-            ("files", [("path", "a//b")], "error -2: catch-all 'path' has an empty segment"),
-            ("files", [("path", "/a")], "error -2: catch-all 'path' has an empty segment"),
-            ("share", [("id", "1")], "error -2: it matches any scheme"),
+            ("product", [], "\(e) 'product' ('shop://product/:id'): parameter 'id' is missing"),
+            ("product", [("id", "")], "\(e) 'product' ('shop://product/:id'): parameter 'id' is empty (':id' matches one non-empty segment)"),
+            ("product", [("id", "1"), ("idx", "2")],
+             "\(e) 'product' ('shop://product/:id'): no parameter 'idx' (it has 'id'; write '?idx' for a query parameter)"),
+            ("product", [("id", "1"), ("?id", "2")],
+             "\(e) 'product' ('shop://product/:id'): query parameter '?id' has the name of a path parameter, which would win over it"),
+            ("product", [("id", "1"), ("?", "2")], "\(e) 'product' ('shop://product/:id'): a query parameter needs a name after '?'"),
+            ("product", [("id", "1"), ("id", "2")], "\(e) 'product' ('shop://product/:id'): parameter 'id' is given twice"),
+            ("files", [("path", "a//b")], "\(e) 'files' ('files://open/*path'): catch-all 'path' has an empty segment in 'a//b' "
+                + "(leading, trailing or doubled '/'), which the URL would lose"),
+            ("files", [("path", "/a")], "\(e) 'files' ('files://open/*path'): catch-all 'path' has an empty segment in '/a' "
+                + "(leading, trailing or doubled '/'), which the URL would lose"),
+            ("share", [("id", "1")], "\(e) 'share' ('*://share/:id'): it matches any scheme ('*://'), so it has no one URL to build"),
             ("nobody", [], "error -7: no route is named 'nobody'"),
-        ]
-        for (name, params, expected) in rows {
-            do {
-                let url = try router.url(name: name, orderedParams: params.map { (name: $0.0, value: $0.1) })
-                XCTAssertEqual(url, expected, "\(name) \(params)")
-            } catch {
-                XCTAssertTrue(expected.hasPrefix("error \(error.code.rawValue): "), "\(name) \(params): \(error.message)")
-                XCTAssertTrue(error.message.contains(expected.dropFirst("error -2: ".count)), "\(name): \(error.message)")
-            }
-        }
+            // D: names and affixes come from the parsed pattern, not from the braces of a class quantifier.
+            ("code", [("code", "ab")], "app://x/ab"),
+            ("code", [("2", "ab")],
+             "\(e) 'code' ('app://x/:code<[a-z]{2,3}>'): no parameter '2' (it has 'code'; write '?2' for a query parameter)"),
+            ("code", [("code", "abcd")], "\(e) 'code' ('app://x/:code<[a-z]{2,3}>'): parameter 'code' = 'abcd' does not fit ':code<[a-z]{2,3}>'"),
+            ("png", [("name", "ab")], "img://a/ab.png"),
+            ("retina", [("id", "7")], "img://a/img-7@2x.jpg"),
+            ("dot", [("ext", ".")], "img://a/%2E%2E"),  // the whole segment "..", which URL libraries would remove
+            // E: a group is written with the groups before it that share its place; errors quote the route's pattern.
+            ("groups", [("a", "aa"), ("b", "bb")], "app://h/x/aa/bb"),
+            ("groups", [("a", "aa")], "app://h/x/aa"),
+            ("groups", [], "app://h/x"),
+            ("groups", [("b", "bb")], "\(e) 'groups' ('app://h/x(/:a)(/:b)'): optional group '(/:b)' without '(/:a)' "
+                + "has the place of '(/:a)', which comes first: the URL would give 'a', not 'b'; give 'a' too"),
+            ("pair", [("a", "aa")], "\(e) 'pair' ('app://h/y(/:a/:b)'): parameter 'b' is missing "
+                + "(optional group '(/:a/:b)' is written with all its parameters or none)"),
+            ("pair", [("a", "aa"), ("b", "bb")], "app://h/y/aa/bb"),
+            ("typed", [("a", "z")], "app://h/z/z"),
+            ("typed", [("b", "5")], "app://h/z/5"),
+            ("typed", [("a", "5")], "\(e) 'typed' ('app://h/z(/:a)(/:b<int>)'): the URL 'app://h/z/5' would give 'b' = '5', "
+                + "not 'a' = '5' (another combination of its optional groups comes first)"),
+            // I: the host cannot carry ':' or '@' raw (a port, a user); encoded, the route still matches.
+            ("hostport", [("port", "80")], "app://h%3A80/x"),
+            ("hostat", [("user", "bob")], "app://bob%40example.com/x"),
+            ("literalat", [], "app://a%40b/x"),
+            ("emptyport", [], "app://h%3A/x"),
+        ])
         XCTAssertEqual(try router.url(name: "product", params: ["id": "1"], query: [("b", "2"), ("a", "1")]), "shop://product/1?b=2&a=1")
         var limits = router.limits
         limits.maxURLLength = 40
@@ -57,6 +122,22 @@ final class URLBuildTests: XCTestCase {
         XCTAssertThrowsError(try router.url(name: "product", params: ["id": String(repeating: "x", count: 40)])) {
             XCTAssertEqual(($0 as? RouterError)?.code, .limit)
         }
+    }
+
+    /// J: a maxSegments set lower after the routes were added does not drop their types from URL building.
+    func testLimitsSetAfterAddingKeepTheTypes() throws {
+        let routes = [RouteSpec("app://h/a/v{n<uint>}.json", target: "V", name: "v"), RouteSpec("app://h/b/c/:id<int>", target: "I", name: "i")]
+        let router = Router(), resolver = Router()
+        try router.add(routes)
+        try resolver.add(routes)
+        try router.updateLimits { $0.maxSegments = 2 }
+        let e = "error -2: cannot build the URL of route"
+        try URLBuildTests.check(router, [
+            ("v", [("n", "3")], "app://h/a/v3.json"),
+            ("v", [("n", "x/y")], "\(e) 'v' ('app://h/a/v{n<uint>}.json'): parameter 'n' = 'x/y' does not fit 'v{n<uint>}.json'"),
+            ("i", [("id", "12")], "app://h/b/c/12"),
+            ("i", [("id", "abc")], "\(e) 'i' ('app://h/b/c/:id<int>'): parameter 'id' = 'abc' does not fit ':id<int>'"),
+        ], resolver: resolver)
     }
 
     /// The property: for random values (reserved characters, `%`, spaces, non-ASCII), the built URL resolves

@@ -9,8 +9,9 @@ extension Router {
     /// // "shop://product/42?ref=mail%20%26%20push"
     /// ```
     /// Throws `.notFound` when no route has the name, `.invalidURL` for a missing or unknown parameter (a key
-    /// of `params` that starts with `?` is a query parameter too), an empty `:param` value, a catch-all value
-    /// with an empty segment, or a `*://` route; `.limit` for a URL over `maxURLLength`.
+    /// of `params` that starts with `?` is a query parameter too), an empty `:param` value, a value that does
+    /// not fit its type, a catch-all value with an empty segment, optional groups whose URL would not resolve
+    /// back (docs/SEMANTICS.md), or a `*://` route; `.limit` for a URL over `maxURLLength`.
     public func url(name: String, params: [String: String] = [:], query: [(name: String, value: String)] = []) throws(RouterError) -> String {
         let ordered = params.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
             + query.map { (name: "?" + $0.name, value: $0.value) }
