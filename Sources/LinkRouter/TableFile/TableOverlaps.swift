@@ -62,20 +62,28 @@ public struct RouteOverlap: Sendable, Equatable {
 /// shared URLs the samples miss (exotic character classes) goes unreported; a reported one is always real.
 enum TableOverlaps {
     static func find(_ state: RouterState) -> [RouteOverlap] {
+        var work = CheckWork()
+        return find(state, work: &work)
+    }
+
+    static func find(_ state: RouterState, work: inout CheckWork) -> [RouteOverlap] {
         let plain = state.with(rewrites: .empty)
         var unlimited = Limits()
         unlimited.maxSegments = Int.max
         let routes: [(pattern: Pattern, sequence: Int)] = state.table.blobs.compactMap { blob in
             (try? Pattern.parse(blob.spec.pattern, limits: unlimited)).map { ($0, blob.sequence) }
         }
+        var samples = Samples(maxLength: state.limits.maxURLLength)
+        defer { work.samples += samples.count; work.sampleBytes += samples.bytes }
         let involved = routes.indices.filter { routes[$0].pattern.scheme == nil || routes[$0].pattern.hasRules }
         var done: Set<[Int]> = []
         var found: [RouteOverlap] = []
         for i in involved {
             for j in routes.indices where j != i && done.insert([min(i, j), max(i, j)]).inserted {
+                work.overlapPairs += 1
                 pairs: for a in routes[i].pattern.variants {
                     for b in routes[j].pattern.variants {
-                        guard let kind = kind(a, b), let url = example(a, b) else { continue }
+                        guard let kind = kind(a, b), let url = samples.example(a, b) else { continue }
                         let winner = try? url.withSpan { span throws(RouterError) in
                             try plain.withResolution(span, query: false) { $0?.blob.sequence }
                         }
@@ -105,18 +113,38 @@ enum TableOverlaps {
         }
         return nil
     }
+}
 
-    /// A URL both patterns match, or nil when none is found.
-    static func example(_ a: Pattern, _ b: Pattern) -> String? {
+/// The sample elements and example URLs of the overlap search. No sample is longer than `maxLength` (the
+/// router's maxURLLength: a longer element is in no URL a lookup accepts), and samples are built one at a time,
+/// so a rule like `<[!-~]{999999}>` costs nothing instead of 94 copies of its minimum length.
+struct Samples {
+    let maxLength: Int
+    /// Samples built, and their bytes.
+    private(set) var count = 0
+    private(set) var bytes = 0
+
+    init(maxLength: Int) { self.maxLength = maxLength }
+
+    private static let fixed = ["1", "0", "-1", "1.5", "a", "x", "A", "a-b", "a.b", "00000000-0000-0000-0000-000000000000"].map { Array($0.utf8) }
+
+    /// A URL both patterns match, or nil when none is found (or it would be longer than `maxLength`).
+    mutating func example(_ a: Pattern, _ b: Pattern) -> String? {
         if let x = a.scheme, let y = b.scheme, x != y { return nil }
         let scheme = a.scheme ?? b.scheme ?? Array("any".utf8)
         var elements: [[UInt8]] = []
+        // The URL's bytes so far, at least (encoding only adds): past maxLength no lookup takes it.
+        var length = scheme.count + 3
+        func add(_ v: [UInt8]) -> Bool {
+            length += v.count + (elements.isEmpty ? 0 : 1)
+            elements.append(v)
+            return length <= maxLength
+        }
         var i = 0
         func rest(_ p: Pattern, from k: Int) -> Bool {
             for s in p.segments[k...] {
                 if s == .catchAll { break }
-                guard let v = common(s, nil, host: elements.isEmpty) else { return false }
-                elements.append(v)
+                guard let v = common(s, nil, host: elements.isEmpty), add(v) else { return false }
             }
             return true
         }
@@ -131,8 +159,7 @@ enum TableOverlaps {
                 guard rest(a, from: i) else { return nil }
                 break
             }
-            guard let sa, let sb, let v = common(sa, sb, host: i == 0) else { return nil }
-            elements.append(v)
+            guard let sa, let sb, let v = common(sa, sb, host: i == 0), add(v) else { return nil }
             i += 1
         }
         var url = scheme + Array("://".utf8)
@@ -143,8 +170,9 @@ enum TableOverlaps {
         return String(decoding: url, as: UTF8.self)
     }
 
-    /// A decoded element both segments match (`b` nil: one `a` matches).
-    private static func common(_ a: Pattern.Segment, _ b: Pattern.Segment?, host: Bool) -> [UInt8]? {
+    /// A decoded element both segments match (`b` nil: one `a` matches): the first of the literals, then of
+    /// each affix pair around each sample value, that both accept.
+    mutating func common(_ a: Pattern.Segment, _ b: Pattern.Segment?, host: Bool) -> [UInt8]? {
         func rule(_ s: Pattern.Segment) -> ParamRule? {
             switch s {
             case .param: return ParamRule()
@@ -158,15 +186,27 @@ enum TableOverlaps {
             guard let r = rule(s) else { return false }
             return e.withUnsafeBufferPointer { r.value(in: $0.baseAddress, $0.count, fold: host) != nil }
         }
-        var candidates: [[UInt8]] = []
-        for s in [a, b].compactMap({ $0 }) {
-            if case .literal(let l) = s { candidates.append(l) }
+        /// Whether an element of `n` bytes could be accepted (false: surely not, so it is not built).
+        func fits(_ s: Pattern.Segment?, _ n: Int) -> Bool {
+            guard let s else { return true }
+            if case .literal(let l) = s { return n == l.count }
+            guard let r = rule(s) else { return false }
+            let middle = n - r.prefix.count - r.suffix.count
+            switch r.kind {
+            case .chars: return middle >= Int(r.minLength) && middle <= Int(r.maxLength)
+            case .uuid: return middle == 36
+            default: return middle >= 1
+            }
+        }
+        for s in [a, b] {
+            if case .literal(let l)? = s, accepts(a, l), accepts(b, l) { return l }
         }
         let rules = [a, b].compactMap { $0.flatMap(rule) }
-        var values = ["1", "0", "-1", "1.5", "a", "x", "A", "a-b", "a.b", "00000000-0000-0000-0000-000000000000"].map { Array($0.utf8) }
+        // The sample values after the fixed ones: each allowed byte of a character class, repeated its minimum.
+        var runs: [(byte: UInt8, count: Int)] = []
         for r in rules where r.kind == .chars {
             for byte in UInt8(0x21)...UInt8(0x7E) where r.charSet[Int(byte >> 3)] & (1 << (byte & 7)) != 0 {
-                values.append([UInt8](repeating: byte, count: Int(r.minLength)))
+                runs.append((byte, Int(r.minLength)))
             }
         }
         let affixes: [([UInt8], [UInt8])] = rules.count == 2
@@ -174,9 +214,24 @@ enum TableOverlaps {
                (rules[1].prefix + rules[0].prefix, rules[0].suffix + rules[1].suffix),
                (rules[0].prefix, rules[0].suffix), (rules[1].prefix, rules[1].suffix)]
             : rules.map { ($0.prefix, $0.suffix) }
+        var e: [UInt8] = []
         for (p, s) in affixes {
-            for v in values { candidates.append(p + v + s) }
+            for k in 0..<(Samples.fixed.count + runs.count) {
+                let n = p.count + s.count + (k < Samples.fixed.count ? Samples.fixed[k].count : runs[k - Samples.fixed.count].count)
+                guard n <= maxLength, fits(a, n), fits(b, n) else { continue }
+                e.removeAll(keepingCapacity: true)
+                e += p
+                if k < Samples.fixed.count {
+                    e += Samples.fixed[k]
+                } else {
+                    e.append(contentsOf: repeatElement(runs[k - Samples.fixed.count].byte, count: runs[k - Samples.fixed.count].count))
+                }
+                e += s
+                count += 1
+                bytes += n
+                if accepts(a, e) && accepts(b, e) { return e }
+            }
         }
-        return candidates.first { accepts(a, $0) && accepts(b, $0) }
+        return nil
     }
 }
