@@ -56,10 +56,12 @@ public struct RouteOverlap: Sendable, Equatable {
     }
 }
 
-/// Finds the overlaps. Only routes with a typed or in-segment parameter, or a `*://` scheme, can be in one, so
-/// the search pairs those few with every route, and each reported pair comes with a URL that shows it: an example
-/// is built from sample values of both patterns, then routed through the table to learn the winner. A pair whose
-/// shared URLs the samples miss (exotic character classes) goes unreported; a reported one is always real.
+/// Finds the overlaps. Only routes with a typed or in-segment parameter, or a `*://` scheme, can be in one, and
+/// only with routes that agree with them wherever both have a literal: the search walks the routes' trie against
+/// itself to find those pairs (about one step per route in a typical table, not one per pair of routes), and
+/// each reported pair comes with a URL that shows it: an example is built from sample values of both patterns,
+/// then routed through the table to learn the winner. A pair whose shared URLs the samples miss (exotic
+/// character classes) goes unreported; a reported one is always real.
 enum TableOverlaps {
     static func find(_ state: RouterState) -> [RouteOverlap] {
         var work = CheckWork()
@@ -74,29 +76,32 @@ enum TableOverlaps {
             (try? Pattern.parse(blob.spec.pattern, limits: unlimited)).map { ($0, blob.sequence) }
         }
         var samples = Samples(maxLength: state.limits.maxURLLength)
-        defer { work.samples += samples.count; work.sampleBytes += samples.bytes }
-        let involved = routes.indices.filter { routes[$0].pattern.scheme == nil || routes[$0].pattern.hasRules }
-        var done: Set<[Int]> = []
         var found: [RouteOverlap] = []
-        for i in involved {
-            for j in routes.indices where j != i && done.insert([min(i, j), max(i, j)]).inserted {
-                work.overlapPairs += 1
-                pairs: for a in routes[i].pattern.variants {
-                    for b in routes[j].pattern.variants {
-                        guard let kind = kind(a, b), let url = samples.example(a, b) else { continue }
-                        let winner = try? url.withSpan { span throws(RouterError) in
-                            try plain.withResolution(span, query: false) { $0?.blob.sequence }
-                        }
-                        let w: Int
-                        if winner == routes[i].sequence { w = i } else if winner == routes[j].sequence { w = j } else { continue }
-                        let o = w == i ? j : i
-                        found.append(RouteOverlap(kind: kind, winner: routes[w].pattern.text, other: routes[o].pattern.text,
-                                                  winnerIndex: w, otherIndex: o, example: url))
-                        break pairs
+        var pairs = 0, visits = 0
+        PatternTrie(routes.map(\.pattern)).pairs(samples: &samples, visits: &visits) { x, y, samples in
+            pairs += 1
+            // The routes in the order the search always took them: the one with rules or `*://` first.
+            let involved = routes[x].pattern.scheme == nil || routes[x].pattern.hasRules
+            let (i, j) = involved ? (x, y) : (y, x)
+            for a in routes[i].pattern.variants {
+                for b in routes[j].pattern.variants {
+                    guard let kind = kind(a, b), let url = samples.example(a, b) else { continue }
+                    let winner = try? url.withSpan { span throws(RouterError) in
+                        try plain.withResolution(span, query: false) { $0?.blob.sequence }
                     }
+                    let w: Int
+                    if winner == routes[i].sequence { w = i } else if winner == routes[j].sequence { w = j } else { continue }
+                    let o = w == i ? j : i
+                    found.append(RouteOverlap(kind: kind, winner: routes[w].pattern.text, other: routes[o].pattern.text,
+                                              winnerIndex: w, otherIndex: o, example: url))
+                    return
                 }
             }
         }
+        work.overlapPairs += pairs
+        work.trieVisits += visits
+        work.samples += samples.count
+        work.sampleBytes += samples.bytes
         return found.sorted { ($0.otherIndex, $0.winnerIndex) < ($1.otherIndex, $1.winnerIndex) }
     }
 
@@ -112,6 +117,176 @@ enum TableOverlaps {
             }
         }
         return nil
+    }
+}
+
+/// The routes' variants as a trie: the scheme (or `*`), then one level per segment, parameters keyed by their
+/// rule, catch-alls kept at the node where they start. Two routes share a URL only along two paths that agree
+/// wherever both have a literal, so walking the trie against itself reaches every pair that can overlap.
+struct PatternTrie {
+    private struct Node {
+        var literals: [[UInt8]: Int] = [:]
+        var params: [(segment: Pattern.Segment, child: Int)] = []
+        var paramIndex: [[UInt8]: Int] = [:]
+        /// Routes (their indices) with a variant that ends here, or whose catch-all starts here.
+        var ends: [Int] = []
+        var catchAlls: [Int] = []
+        var parent: Int
+        var isParam: Bool
+        /// A parameter node somewhere under this one.
+        var paramBelow = false
+    }
+
+    private var nodes: [Node] = []
+    private var schemes: [Int] = []
+    private var schemeIndex: [[UInt8]: Int] = [:]
+    private var anyScheme: Int?
+
+    init(_ patterns: [Pattern]) {
+        for (r, pattern) in patterns.enumerated() {
+            for variant in pattern.variants { insert(variant, r) }
+        }
+        // Children come after their parents.
+        for n in nodes.indices.reversed() where nodes[n].parent >= 0 && (nodes[n].isParam || nodes[n].paramBelow) {
+            nodes[nodes[n].parent].paramBelow = true
+        }
+    }
+
+    private mutating func make(parent: Int, param: Bool) -> Int {
+        nodes.append(Node(parent: parent, isParam: param))
+        return nodes.count - 1
+    }
+
+    private mutating func insert(_ pattern: Pattern, _ route: Int) {
+        var node: Int
+        if let scheme = pattern.scheme {
+            if let n = schemeIndex[scheme] { node = n } else {
+                node = make(parent: -1, param: false)
+                schemeIndex[scheme] = node
+                schemes.append(node)
+            }
+        } else if let n = anyScheme {
+            node = n
+        } else {
+            node = make(parent: -1, param: false)
+            anyScheme = node
+        }
+        for segment in pattern.segments {
+            switch segment {
+            case .literal(let bytes):
+                if let c = nodes[node].literals[bytes] { node = c; continue }
+                let c = make(parent: node, param: false)
+                nodes[node].literals[bytes] = c
+                node = c
+            case .param, .rule:
+                let key: [UInt8]
+                if case .rule(let rule) = segment { key = rule.key } else { key = [] }
+                if let k = nodes[node].paramIndex[key] { node = nodes[node].params[k].child; continue }
+                let c = make(parent: node, param: true)
+                nodes[node].paramIndex[key] = nodes[node].params.count
+                nodes[node].params.append((segment, c))
+                node = c
+            case .catchAll:
+                nodes[node].catchAlls.append(route)
+                return
+            }
+        }
+        nodes[node].ends.append(route)
+    }
+
+    /// Calls `body` once for each pair of routes (x < y) that might meet where a parameter differs or a `*://`
+    /// route meets a scheme's, the only pairs an overlap can be: paths are followed in step, both sides at a
+    /// time, as long as they can share an element; a pair of paths that agrees so far and cannot reach two
+    /// parameters at one place is dropped. `visits` counts the pairs of nodes followed.
+    func pairs(samples: inout Samples, visits: inout Int, _ body: (Int, Int, inout Samples) -> Void) {
+        var seen = Set<Int>()
+        func emit(_ x: Int, _ y: Int) {
+            guard x != y, seen.insert(min(x, y) << 32 | max(x, y)).inserted else { return }
+            body(min(x, y), max(x, y), &samples)
+        }
+        func routes(under node: Int) -> [Int] {
+            var out: [Int] = [], stack = [node]
+            while let n = stack.popLast() {
+                out += nodes[n].ends
+                out += nodes[n].catchAlls
+                stack += nodes[n].literals.values
+                stack += nodes[n].params.map(\.child)
+            }
+            return out
+        }
+        /// Whether the paths through `a` and `b` are worth following: they differ already (`hot`), or both lead
+        /// on to parameters.
+        func worth(_ a: Int, _ b: Int, _ hot: Bool) -> Bool { hot || (nodes[a].paramBelow && nodes[b].paramBelow) }
+        /// Whether `literal` is an element the parameter accepts, as `Samples.common` would find (the host
+        /// folds case, so there the samples decide).
+        func fits(_ literal: [UInt8], _ param: Pattern.Segment, host: Bool) -> Bool {
+            let rule: ParamRule
+            if case .rule(let r) = param { rule = r } else { rule = ParamRule() }
+            if literal.withUnsafeBufferPointer({ rule.value(in: $0.baseAddress, $0.count, fold: host) }) != nil { return true }
+            return host && samples.common(.literal(literal), param, host: true) != nil
+        }
+        // (u, v, depth, hot): u == v is a path against itself; the mirror (v, u) of a pair is never followed.
+        var stack: [(u: Int, v: Int, depth: Int, hot: Bool)] = []
+        for s in schemes {
+            stack.append((s, s, 0, false))
+            if let any = anyScheme { stack.append((s, any, 0, true)) }
+        }
+        if let any = anyScheme { stack.append((any, any, 0, false)) }
+        while let item = stack.popLast() {
+            let (u, v, depth, hot) = item
+            visits += 1
+            let nu = nodes[u], nv = nodes[v], host = depth == 0
+            if u == v {
+                for c in nu.literals.values where nodes[c].paramBelow { stack.append((c, c, depth + 1, false)) }
+                for (k, p) in nu.params.enumerated() {
+                    if nodes[p.child].paramBelow {
+                        stack.append((p.child, p.child, depth + 1, false))
+                        for (literal, c) in nu.literals where nodes[c].paramBelow && fits(literal, p.segment, host: host) {
+                            stack.append((c, p.child, depth + 1, false))
+                        }
+                    }
+                    for q in nu.params[(k + 1)...] where samples.common(p.segment, q.segment, host: host) != nil {
+                        stack.append((p.child, q.child, depth + 1, true))
+                    }
+                }
+                continue
+            }
+            if hot {
+                for x in nu.ends { for y in nv.ends { emit(x, y) } }
+                if !nu.catchAlls.isEmpty {
+                    let under = routes(under: v)
+                    for x in nu.catchAlls { for y in under { emit(x, y) } }
+                }
+                if !nv.catchAlls.isEmpty {
+                    let under = routes(under: u)
+                    for y in nv.catchAlls { for x in under { emit(x, y) } }
+                }
+            }
+            if nu.literals.count <= nv.literals.count {
+                for (literal, a) in nu.literals { if let b = nv.literals[literal], worth(a, b, hot) { stack.append((a, b, depth + 1, hot)) } }
+            } else {
+                for (literal, b) in nv.literals { if let a = nu.literals[literal], worth(a, b, hot) { stack.append((a, b, depth + 1, hot)) } }
+            }
+            for q in nv.params {
+                for (literal, a) in nu.literals where worth(a, q.child, hot) && fits(literal, q.segment, host: host) {
+                    stack.append((a, q.child, depth + 1, hot))
+                }
+            }
+            for p in nu.params {
+                for (literal, b) in nv.literals where worth(p.child, b, hot) && fits(literal, p.segment, host: host) {
+                    stack.append((p.child, b, depth + 1, hot))
+                }
+                for q in nv.params {
+                    if case .param = p.segment, case .param = q.segment {
+                        if worth(p.child, q.child, hot) { stack.append((p.child, q.child, depth + 1, hot)) }
+                    } else if case .rule(let x) = p.segment, case .rule(let y) = q.segment, x.same(as: y) {
+                        if worth(p.child, q.child, hot) { stack.append((p.child, q.child, depth + 1, hot)) }
+                    } else if samples.common(p.segment, q.segment, host: host) != nil {
+                        stack.append((p.child, q.child, depth + 1, true))
+                    }
+                }
+            }
+        }
     }
 }
 
