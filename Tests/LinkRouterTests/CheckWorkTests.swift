@@ -58,4 +58,24 @@ final class CheckWorkTests: XCTestCase {
                                                 otherIndex: 2_000, example: "app://r0/1"))
         XCTAssertEqual([work.overlapPairs, work.trieVisits], [1_002, 2_007])
     }
+
+    /// A rewrite target's known start is tested only against the routes of its scheme (or `*://`) whose first
+    /// segment is that literal or no literal (before: every rule against every route; rw2000.json, 2,000 rules
+    /// and 10,000 routes, took 7.8 s).
+    func testRewriteTargetsTestTheRoutesTheyCanReach() throws {
+        var routes = (0..<1_000).map { #"{"pattern": "app://r\#($0)/:id", "target": "T"}"# }
+        routes.append(#"{"pattern": "*://any/:x", "target": "T"}"#)
+        var rules = (0..<100).map { #"{"match": "^q\#($0)://(.*)", "target": "app://zz/$1"}"# }
+        rules += [#"{"match": "^p://(.*)", "target": "app://r5/$1"}"#, #"{"match": "^s://(.*)", "target": "app://$1"}"#,
+                  #"{"match": "^t://(.*)", "target": "app://any/x/$1"}"#, #"{"match": "^u://(.*)", "target": "web://r5/a/b/$1"}"#,
+                  #"{"match": "^v://(.*)", "target": "app://r7/a/b/$1"}"#]
+        let r = try Router(json: #"{"version": 1, "routes": ["# + routes.joined(separator: ",") + #"], "rewrites": ["#
+                           + rules.joined(separator: ",") + "]}")
+        var work = CheckWork()
+        let warnings = r.withState { TableLint.warnings($0, knownGuards: nil, work: &work) }
+        XCTAssertEqual(warnings.map(\.pointer), (0..<100).map { "/rewrites/\($0)/target" } + ["/rewrites/103/target", "/rewrites/104/target"])
+        XCTAssertEqual(warnings.last?.reason, "'app://r7/a/b/$1' routes nowhere: no route starts like 'app://r7/a/b'")
+        // app://zz and web://r5: no route to test; r5, any (the *:// route) and r7 one each; "app://$1" the first.
+        XCTAssertEqual(work.rewriteRouteTests, 4)
+    }
 }
