@@ -86,6 +86,9 @@ final class CheckWorkTests: XCTestCase {
         let text = #"{"version": 1, "routes": ["# + Array(repeating: "1", count: n).joined(separator: ",") + "]}"
         let document = Array(text.utf8).withUnsafeBufferPointer { TableDocument(json: ByteSpan(start: $0.baseAddress, count: $0.count)) }
         XCTAssertEqual([document.problems.count, document.problems.stored], [n, TableProblem.listed])
+        // Values lie inline in their arrays: 24 bytes each (as an indirect enum each was an 8-byte reference to
+        // a box of its own, about 56 bytes in all).
+        XCTAssertEqual(MemoryLayout<JSONValue>.stride, 24)
         let report = Router().check(json: text)
         XCTAssertEqual(report.problems.count, TableProblem.listed + 1)
         XCTAssertEqual(report.problems[999].description, "/routes/999: expected an object, found a number")
