@@ -99,17 +99,24 @@ struct ProblemList {
     /// (section, index) of a pointer: "/routes/3/pattern" is (1, 3), "/routes" (1, -1), "/version" (0, -1), "" (0, 0).
     /// Tokens are split at the Character "/" (one followed by a combining mark is not a separator).
     private static func rank(_ pointer: String) -> (Int, Int) {
-        let u = pointer.utf8
-        guard u.allSatisfy({ $0 < 0x80 }) else { return rank(characters: pointer) }
-        // ASCII: each byte is a Character, so bytes split as Characters do, without the grapheme walk.
-        guard let a = u.firstIndex(of: ASCII.slash) else { return (0, 0) }
-        let rest = u[u.index(after: a)...]
-        let b = rest.firstIndex(of: ASCII.slash)
-        let token = rest[..<(b ?? rest.endIndex)]
-        let section = token.elementsEqual("routes".utf8) ? 1 : token.elementsEqual("rewrites".utf8) ? 2 : 0
-        guard let b else { return (section, -1) }
-        let tail = rest[rest.index(after: b)...]
-        return (section, Int(Substring(tail.prefix { $0 != ASCII.slash })) ?? -1)
+        var text = pointer
+        let ascii = text.withUTF8 { b -> (Int, Int)? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            // ASCII: each byte is a Character, so bytes split as Characters do, without the grapheme walk.
+            func next(_ from: Int) -> Int {
+                var i = from
+                while i < b.count && b[i] != ASCII.slash { i += 1 }
+                return i
+            }
+            let a = next(0)
+            guard a < b.count else { return (0, 0) }
+            let e = next(a + 1)
+            let token = UnsafeBufferPointer(rebasing: b[(a + 1)..<e])
+            let section = token.elementsEqual("routes".utf8) ? 1 : token.elementsEqual("rewrites".utf8) ? 2 : 0
+            guard e < b.count else { return (section, -1) }
+            return (section, Int(String(decoding: b[(e + 1)..<next(e + 1)], as: UTF8.self)) ?? -1)
+        }
+        return ascii ?? rank(characters: pointer)
     }
 
     private static func rank(characters pointer: String) -> (Int, Int) {
