@@ -57,6 +57,12 @@ final class CheckWorkTests: XCTestCase {
         XCTAssertEqual(found.last, RouteOverlap(kind: .anyScheme, winner: "app://r0/:id<int>", other: "*://r0/:x", winnerIndex: 0,
                                                 otherIndex: 2_000, example: "app://r0/1"))
         XCTAssertEqual([work.overlapPairs, work.trieVisits], [1_002, 2_007])
+        // 1,000 in-segment parameters at one place: only those whose prefixes can start one element ("p1{x}",
+        // "p12{x}") are sampled and paired (1,890 pairs, each an overlap; 11 samples for the walk's question and
+        // 11 for the example); "p1{x}" and "p2{x}" cost no sample.
+        (found, work) = try overlaps((0..<1_000).map { "app://h/p\($0){x}" })
+        XCTAssertEqual(found.count, 1_890)
+        XCTAssertEqual([work.overlapPairs, work.trieVisits, work.samples], [1_890, 1_892, 1_890 * 22])
     }
 
     /// A rewrite target's known start is tested only against the routes of its scheme (or `*://`) whose first

@@ -377,6 +377,12 @@ struct Samples {
             if case .literal(let l)? = s, accepts(a, l), accepts(b, l) { return l }
         }
         let rules = [a, b].compactMap { $0.flatMap(rule) }
+        // An element both accept starts with both prefixes and ends with both suffixes (`p1{x}` and `p2{x}`
+        // share none): no sample needed.
+        if rules.count == 2 {
+            let (p, q) = (rules[0].prefix, rules[1].prefix), (x, y) = (rules[0].suffix, rules[1].suffix)
+            guard p.starts(with: q) || q.starts(with: p), x.reversed().starts(with: y.reversed()) || y.reversed().starts(with: x.reversed()) else { return nil }
+        }
         // The sample values after the fixed ones: each allowed byte of a character class, repeated its minimum.
         var runs: [(byte: UInt8, count: Int)] = []
         for r in rules where r.kind == .chars {
