@@ -7,16 +7,23 @@ struct RouteGraph {
     final class Node {
         let label: String
         var children: [(key: String, node: Node)] = []
+        var childIndex: [String: Int] = [:]  // by key: a node may have thousands of children
         var routes: [RouteSpec] = []
         var names: [String] = []  // parameter names seen at a :param or * node
+        var nameSet: Set<String> = []
 
         init(_ label: String) { self.label = label }
 
         func child(_ key: String, _ label: String) -> Node {
-            if let found = children.first(where: { $0.key == key }) { return found.node }
+            if let k = childIndex[key] { return children[k].node }
             let node = Node(label)
+            childIndex[key] = children.count
             children.append((key, node))
             return node
+        }
+
+        func addName(_ name: String?) {
+            if let name, nameSet.insert(name).inserted { names.append(name) }
         }
     }
 
@@ -35,14 +42,14 @@ struct RouteGraph {
                     node = node.child("1" + text, text)
                 case .param:
                     node = node.child("2", ":")
-                    if let name = names.next(), !node.names.contains(name) { node.names.append(name) }
+                    node.addName(names.next())
                 case .rule(let rule):
                     let shape = rule.written("")
                     node = node.child("2" + shape, shape)
-                    if let name = names.next(), !node.names.contains(name) { node.names.append(name) }
+                    node.addName(names.next())
                 case .catchAll:
                     node = node.child("3", "*")
-                    if let name = names.next(), !node.names.contains(name) { node.names.append(name) }
+                    node.addName(names.next())
                 }
             }
             node.routes.append(route)

@@ -1,8 +1,10 @@
 /// A parsed JSON document (RFC 8259), as route table files and route metadata are read: no Foundation.
 ///
 /// Objects keep their members in the order written, duplicates included, so a loader can report a duplicate
-/// key instead of silently keeping one; numbers keep their text, so nothing is lost to floating point.
-package indirect enum JSONValue: Sendable, Equatable {
+/// key instead of silently keeping one; numbers keep their text, so nothing is lost to floating point. Not
+/// `indirect`: arrays already hold the nesting, so a value lies inline in its array (24 bytes) instead of in a
+/// box of its own (a 16 MiB file of `1,1,...` took 486 MB, now 237 MB).
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// The number as written (already checked against the JSON grammar).

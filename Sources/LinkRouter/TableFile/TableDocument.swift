@@ -34,7 +34,7 @@ struct TableDocument {
 
     private(set) var routes: [Route] = []
     private(set) var rewrites: [Rewrite] = []
-    private(set) var problems: [TableProblem] = []
+    private(set) var problems = ProblemList()
 
     init(json bytes: ByteSpan) {
         guard bytes.count <= TableDocument.maxBytes else {
@@ -104,7 +104,7 @@ struct TableDocument {
         if let v = members["meta"], let entries = object(v, at + "/meta", allowed: nil) {
             for (key, item) in entries.pairs {
                 let p = JSONPointer.appending(at + "/meta", key)
-                if key.utf8.contains(0) { problem(p, .table, nulReason); continue }
+                if key.utf8.contains(0) { problem(p, .table, TableDocument.nulReason); continue }
                 if let s = string(item, p) { meta[key] = s }
             }
         }
@@ -125,10 +125,9 @@ struct TableDocument {
     // MARK: Shapes
 
     private static let nulReason = "contains U+0000 (NUL), which C strings cannot carry"
-    private var nulReason: String { TableDocument.nulReason }
 
-    private mutating func problem(_ pointer: String, _ code: RouterError.Code, _ reason: String) {
-        problems.append(TableProblem(pointer: pointer, code: code, reason: reason))
+    private mutating func problem(_ pointer: String, _ code: RouterError.Code, _ reason: @autoclosure () -> String) {
+        problems.add(pointer, code, reason())
     }
 
     /// The members of an object, each key once; problems for another kind of value, a key twice, or a key not
@@ -167,7 +166,7 @@ struct TableDocument {
             return nil
         }
         if s.utf8.contains(0) {
-            problem(at, .table, nulReason)
+            problem(at, .table, TableDocument.nulReason)
             return nil
         }
         return s

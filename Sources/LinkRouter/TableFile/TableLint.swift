@@ -12,6 +12,11 @@
 ///   are not registered.
 enum TableLint {
     static func warnings(_ state: RouterState, knownGuards: [String]?) -> [TableWarning] {
+        var work = CheckWork()
+        return warnings(state, knownGuards: knownGuards, work: &work)
+    }
+
+    static func warnings(_ state: RouterState, knownGuards: [String]?, work: inout CheckWork) -> [TableWarning] {
         var warnings: [TableWarning] = []
         var unlimited = Limits()
         unlimited.maxSegments = Int.max
@@ -20,10 +25,10 @@ enum TableLint {
             return (try? Pattern.parse(spec.pattern, limits: unlimited)).map { (spec, $0) }
         }
         shadowed(routes, &warnings)
-        for o in TableOverlaps.find(state) {
+        for o in TableOverlaps.find(state, work: &work) {
             warnings.append(TableWarning(pointer: "/routes/\(o.otherIndex)", kind: .overlap, reason: o.reason))
         }
-        deadRewrites(state, routes, &warnings)
+        deadRewrites(state, routes, &warnings, &work)
         if let knownGuards {
             var used = Set<String>()
             for (i, route) in routes.enumerated() {
@@ -119,8 +124,20 @@ enum TableLint {
     // MARK: Rewrite targets
 
     private static func deadRewrites(_ state: RouterState, _ routes: [(spec: RouteSpec, pattern: Pattern)],
-                                     _ warnings: inout [TableWarning]) {
+                                     _ warnings: inout [TableWarning], _ work: inout CheckWork) {
         let plain = state.with(rewrites: .empty)
+        // The routes' variants by scheme (nil: `*://`), then by their first literal (nil: none), so a target's
+        // start is tested against the routes it can reach, not every route.
+        var index: [[UInt8]?: [[UInt8]?: [Pattern]]] = [:]
+        if !state.rewrites.rules.isEmpty {
+            for route in routes {
+                for variant in route.pattern.variants {
+                    var first: [UInt8]?
+                    if case .literal(let l)? = variant.segments.first { first = l }
+                    index[variant.scheme, default: [:]][first, default: []].append(variant)
+                }
+            }
+        }
         for (i, rule) in state.rewrites.rules.enumerated() {
             let (prefix, open) = literalStart(rule.target)
             let at = "/rewrites/\(i)/target"
@@ -153,7 +170,23 @@ enum TableLint {
             var pieces = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             pieces.removeLast()
             let closed = pieces.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty }.map(\.element)
-            if !routes.contains(where: { $0.pattern.variants.contains { compatible($0, scheme: scheme.map(ASCII.lowercased), closed: closed) } }) {
+            let known = start(closed)
+            let lower = scheme.map(ASCII.lowercased)
+            var reached = false
+            for buckets in [index[lower], index[nil]] {
+                guard let buckets, !reached else { continue }
+                // A route whose first segment is another literal cannot match the first known element. (With no
+                // known element, the first route tested matches.)
+                let firsts: [[UInt8]?]
+                if let e = known?.first { firsts = e.hostPort.map { [e.decoded, $0, nil] } ?? [e.decoded, nil] } else { firsts = Array(buckets.keys) }
+                for first in firsts where !reached {
+                    for variant in buckets[first] ?? [] where !reached {
+                        work.rewriteRouteTests += 1
+                        reached = compatible(variant, scheme: lower, elements: known)
+                    }
+                }
+            }
+            if !reached {
                 let known = String(decoding: scheme, as: UTF8.self) + "://" + pieces.joined(separator: "/")
                 warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
                                              reason: "'\(excerpt(rule.target))' routes nowhere: no route starts like '\(excerpt(known))'"))
@@ -180,10 +213,9 @@ enum TableLint {
         return (String(decoding: out, as: UTF8.self), false)
     }
 
-    /// Whether a URL that starts with `scheme://` and the elements `closed` (the first is the authority), then goes
-    /// on with anything, could match `pattern`.
-    private static func compatible(_ pattern: Pattern, scheme: [UInt8], closed: [String]) -> Bool {
-        if let s = pattern.scheme, s != scheme { return false }
+    /// The decoded elements of a URL's start `closed` (the first is the authority; the host lower-cased, with
+    /// its port when it has one); nil when the authority does not parse (then any route of the scheme may match).
+    private static func start(_ closed: [String]) -> [(decoded: [UInt8], hostPort: [UInt8]?)]? {
         var elements: [(decoded: [UInt8], hostPort: [UInt8]?)] = []
         for (i, piece) in closed.enumerated() {
             var bytes = Array(piece.utf8)
@@ -191,7 +223,7 @@ enum TableLint {
             if i == 0 {
                 let url = Array("x://".utf8) + bytes
                 let parts = url.withUnsafeBufferPointer { URLParts.parse(ByteSpan(start: $0.baseAddress, count: $0.count)) }
-                guard let parts else { return true }
+                guard let parts else { return nil }
                 if parts.hostCount == 0 { continue }  // "x:///path": no host element
                 let host = Array(url[parts.hostStart..<parts.hostEnd])
                 bytes = host
@@ -201,6 +233,14 @@ enum TableLint {
                 elements.append((decode(bytes), nil))
             }
         }
+        return elements
+    }
+
+    /// Whether a URL that starts with `scheme://` and `elements` (nil: a start that does not parse), then goes
+    /// on with anything, could match `pattern`.
+    private static func compatible(_ pattern: Pattern, scheme: [UInt8], elements: [(decoded: [UInt8], hostPort: [UInt8]?)]?) -> Bool {
+        if let s = pattern.scheme, s != scheme { return false }
+        guard let elements else { return true }
         for (i, segment) in pattern.segments.enumerated() {
             guard i < elements.count else { return true }  // the open part can supply the rest
             switch segment {

@@ -5,8 +5,8 @@
 enum TableLoader {
     static func load(_ document: TableDocument, into state: RouterState, mode: TableLoadMode) throws(RouterError) -> RouterState {
         var problems = document.problems
-        func problem(_ pointer: String, _ code: RouterError.Code, _ reason: String) {
-            problems.append(TableProblem(pointer: pointer, code: code, reason: reason))
+        func problem(_ pointer: String, _ code: RouterError.Code, _ reason: @autoclosure () -> String) {
+            problems.add(pointer, code, reason())
         }
 
         // Routes: inserted into a copy of the store (the first conflict in the file is found by its key, so the
@@ -71,7 +71,7 @@ enum TableLoader {
             }
         }
 
-        guard problems.isEmpty else { throw TableProblem.error(ordered(problems)) }
+        guard problems.isEmpty else { throw TableProblem.error(problems) }
         let rewrites = try (mode == .replace ? RewriteRules.empty : state.rewrites).adding(rules, limits: state.limits)
         // Replacing the routes drops the old routes' own handlers; target handlers and guards stay, so the new
         // table's routes find their code by target.
@@ -101,20 +101,5 @@ enum TableLoader {
             }
         }
         return key
-    }
-
-    /// Problems in file order: the document's own, then the routes', then the rules', by index.
-    private static func ordered(_ problems: [TableProblem]) -> [TableProblem] {
-        func rank(_ pointer: String) -> (Int, Int) {
-            let tokens = pointer.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-            guard tokens.count >= 2 else { return (0, 0) }
-            let section = tokens[1] == "routes" ? 1 : tokens[1] == "rewrites" ? 2 : 0
-            let index = tokens.count > 2 ? Int(tokens[2].prefix { $0 != "/" }) ?? -1 : -1
-            return (section, index)
-        }
-        return problems.enumerated().sorted { a, b in
-            let ra = rank(a.element.pointer), rb = rank(b.element.pointer)
-            return ra != rb ? ra < rb : a.offset < b.offset
-        }.map(\.element)
     }
 }
