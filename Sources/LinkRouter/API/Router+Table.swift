@@ -72,7 +72,8 @@ extension Router {
         return withState { state in
             do throws(RouterError) {
                 let next = try TableLoader.load(document, into: state, mode: mode)
-                return TableReport(problems: [], warnings: TableLint.warnings(next, knownGuards: guards))
+                let warnings = TableLint.warnings(next, knownGuards: guards)
+                return TableReport(problems: [], warnings: mode == .merge ? TableLint.inDocument(warnings, before: state, after: next, document) : warnings)
             } catch {
                 return TableReport(problems: error.problems.isEmpty ? [TableProblem(pointer: "", code: error.code, reason: error.message)]
                                    : error.problems, warnings: [])

@@ -47,6 +47,38 @@ enum TableLint {
         return warnings
     }
 
+    /// The warnings of a merge (`check` with `.merge`), which are the merged router's, with pointers into the
+    /// document: the router's own routes come first in the merged one, then the document's in order, and a rule
+    /// is the document's when its regex is (same bytes); the others' warnings name the route or rule and have
+    /// no pointer (found by review: a document's `/routes/1` was reported as `/routes/4`).
+    static func inDocument(_ warnings: [TableWarning], before state: RouterState, after next: RouterState,
+                           _ document: TableDocument) -> [TableWarning] {
+        let existing = state.table.blobs
+        let merged = next.rewrites.rules
+        var ruleIndex: [[UInt8]: Int] = [:]
+        for rule in document.rewrites { ruleIndex[Array(rule.match.utf8)] = rule.index }
+        return warnings.map { w in
+            // "/routes/<i>..." or "/rewrites/<i>...": the list, the index, and what follows it.
+            let parts = w.pointer.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count >= 3, parts[0].isEmpty, let i = Int(parts[2].prefix { $0 != "/" }) else { return w }
+            let rest = parts[2].drop { $0 != "/" }
+            switch parts[1] {
+            case "routes" where i >= existing.count:
+                return TableWarning(pointer: "/routes/\(i - existing.count)\(rest)", kind: w.kind, reason: w.reason)
+            case "routes" where i >= 0:
+                return TableWarning(pointer: "", kind: w.kind,
+                                    reason: "existing route '\(excerpt(existing[i].spec.pattern))': \(w.reason)")
+            case "rewrites" where i >= 0 && i < merged.count:
+                if let at = ruleIndex[Array(merged[i].match.utf8)] {
+                    return TableWarning(pointer: "/rewrites/\(at)\(rest)", kind: w.kind, reason: w.reason)
+                }
+                return TableWarning(pointer: "", kind: w.kind, reason: "existing rewrite rule '\(excerpt(merged[i].match))': \(w.reason)")
+            default:
+                return w
+            }
+        }
+    }
+
     // MARK: Shadowed routes
 
     /// What the trie holds at one node, by the node's key (scheme and segment kinds/literals so far).
