@@ -66,6 +66,12 @@ final class ExtremesTests: XCTestCase {
             XCTAssertEqual(code { () throws(RouterError) in try router.add([spec]) }, .limit, what)
         }
         XCTAssertEqual(router.count, 1)
+        // A table file's routes are bounded the same way (found by review: a file's target over the limit loaded).
+        let document = "{\"version\": 1, \"routes\": [{\"pattern\": \"app://t\", \"target\": \"\(long)\"}]}"
+        XCTAssertThrowsError(try router.load(json: document, mode: .merge)) { error in
+            XCTAssertEqual((error as? RouterError)?.problems.map { "\($0.pointer) \($0.code)" }, ["/routes/0 limit"])
+        }
+        XCTAssertEqual(router.count, 1)
     }
 
     // MARK: Stacks

@@ -22,6 +22,12 @@ enum TableLoader {
                 var spec = route.spec
                 let pattern: Pattern
                 do throws(RouterError) {
+                    try Limits.checkStorable(spec)  // as `add` does: a file's route is bounded the same way
+                } catch {
+                    problem(at, error.code, error.message)
+                    continue
+                }
+                do throws(RouterError) {
                     pattern = try Pattern.parse(spec.pattern, limits: state.limits)
                 } catch {
                     problem(at + "/pattern", error.code, error.message)
