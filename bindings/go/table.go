@@ -237,7 +237,9 @@ func (r *Router) ToJSON() (string, error) {
 // parameters (":id" is "id", "*path" is "path") or, when it starts with "?", a query parameter ("?tab" appends
 // tab=..., in the order given). Values are percent-encoded for their place, so the URL resolves back to the same
 // route and values. ErrNotFound when no route has that name; ErrInvalid for a missing, unknown, repeated or empty
-// parameter (the message says which); ErrLimit past the URL length limit.
+// parameter, a value that does not fit its type, an optional group given in part, or groups that would build a
+// URL resolving to other values (the message says which; lr_router_build_url in the header lists every case);
+// ErrLimit past the URL length limit.
 func (r *Router) BuildURL(name string, params ...Param) (string, error) {
 	cName, err := cString("name", name)
 	if err != nil {

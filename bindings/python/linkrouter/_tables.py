@@ -187,8 +187,10 @@ class Tables:
         order as the query; a keyword starting with "?" is a query parameter too, as in the C ABI
         (``**{"?tab": "posts"}``). A route parameter called ``query`` is given as a str: ``query="x"``.
 
-        NotFoundError (no route has that name); InvalidURLError (a parameter missing, unknown or empty, a query
-        name that is a path parameter's, a ``*://`` route); LimitError."""
+        NotFoundError (no route has that name); InvalidURLError (a parameter missing, unknown or empty, a value
+        that does not fit its type, a query name that is a path parameter's, a ``*://`` route, an optional group
+        given in part, or groups that would build a URL resolving to other values: see lr_router_build_url in the
+        header); LimitError."""
         names: List[bytes] = []
         values: List[bytes] = []
         if isinstance(query, str):

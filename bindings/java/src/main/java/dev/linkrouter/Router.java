@@ -445,7 +445,9 @@ public final class Router implements AutoCloseable {
      * pattern's parameters (":id" is "id", "*path" is "path") or, when it starts with "?", a query parameter ("?tab"
      * appends tab=..., in the map's iteration order: use a LinkedHashMap). Values are percent-encoded for their
      * place, so the URL resolves back to the same route and values. ENOTFOUND when no route has that name; EINVAL
-     * for a missing, unknown or empty parameter (the message says which); ELIMIT past the URL length limit.
+     * for a missing, unknown or empty parameter, a value that does not fit its type, an optional group given in
+     * part, or groups that would build a URL resolving to other values (the message says which; lr_router_build_url
+     * in the header lists every case); ELIMIT past the URL length limit.
      */
     public String buildUrl(String name, Map<String, String> params) {
         List<String> names = new ArrayList<>(params.size());
