@@ -28,6 +28,9 @@ public struct RouteSpec: Sendable, Equatable {
         return nil
     }
 
+    /// Why a string cannot be kept when it holds a NUL, here and in table files.
+    package static let nulReason = "contains U+0000 (NUL), which C strings cannot carry"
+
     /// Why a guard name cannot be required (nil when it can): a guard is registered under a non-empty name.
     package static func guardNameProblem(_ name: String) -> String? {
         name.isEmpty ? "a guard name is a non-empty string" : nil
@@ -39,7 +42,7 @@ public struct RouteSpec: Sendable, Equatable {
     package func validated() throws(RouterError) -> RouteSpec {
         if let name, let why = RouteSpec.nameProblem(name) { throw RouterError(.invalidURL, why) }
         func refuseNUL(_ text: String, _ what: @autoclosure () -> String) throws(RouterError) {
-            if text.utf8.contains(0) { throw RouterError(.invalidURL, "\(what()) contains U+0000 (NUL), which C strings cannot carry") }
+            if text.utf8.contains(0) { throw RouterError(.invalidURL, "\(what()) \(RouteSpec.nulReason)") }
         }
         try refuseNUL(target, "target '\(excerpt(target))'")
         var spec = self

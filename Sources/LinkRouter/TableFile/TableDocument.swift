@@ -104,7 +104,7 @@ struct TableDocument {
         if let v = members["meta"], let entries = object(v, at + "/meta", allowed: nil) {
             for (key, item) in entries.pairs {
                 let p = JSONPointer.appending(at + "/meta", key)
-                if key.utf8.contains(0) { problem(p, .table, TableDocument.nulReason); continue }
+                if key.utf8.contains(0) { problem(p, .table, RouteSpec.nulReason); continue }
                 if let s = string(item, p) { meta[key] = s }
             }
         }
@@ -123,8 +123,6 @@ struct TableDocument {
     }
 
     // MARK: Shapes
-
-    private static let nulReason = "contains U+0000 (NUL), which C strings cannot carry"
 
     private mutating func problem(_ pointer: String, _ code: RouterError.Code, _ reason: @autoclosure () -> String) {
         problems.add(pointer, code, reason())
@@ -166,7 +164,7 @@ struct TableDocument {
             return nil
         }
         if s.utf8.contains(0) {
-            problem(at, .table, TableDocument.nulReason)
+            problem(at, .table, RouteSpec.nulReason)
             return nil
         }
         return s
