@@ -70,6 +70,10 @@ final class TableFileTests: XCTestCase {
             ("{}", [("", "missing key 'version'", .table)]),
             (#"{"version": 2}"#, [("/version", "unsupported table format version 2", .table)]),
             (#"{"version": "1"}"#, [("/version", "expected the number 1, found a string", .table)]),
+            (#"{"version": 1.5}"#, [("/version", "unsupported table format version 1.5", .table)]),
+            (#"{"version": -1.0}"#, [("/version", "unsupported table format version -1.0", .table)]),
+            (#"{"version": 0.02e2}"#, [("/version", "unsupported table format version 0.02e2", .table)]),
+            (#"{"version": 1e1000000000000000000}"#, [("/version", "unsupported table format version 1e1000000000000000000", .table)]),
             (#"{"version": 1, "route": []}"#, [("/route", "unknown key 'route'", .table)]),
             (#"{"version": 1, "version": 1}"#, [("/version", "appears twice", .table)]),
             (#"{"version": 1, "routes": {}}"#, [("/routes", "expected an array, found an object", .table)]),
@@ -116,6 +120,14 @@ final class TableFileTests: XCTestCase {
                 XCTAssertEqual(router.check(json: json).problems, error.problems, "check finds what load finds")
             }
             XCTAssertEqual(router.count, 0)
+        }
+    }
+
+    /// The version is compared by value, as JSON Schema's `const` does: each of these is 1.
+    func testVersionIsComparedByValue() throws {
+        for version in ["1", "1.0", "1.000", "10e-1", "0.1E+1", "100E-0002", "0.00001e5", "1e0", "1e-0000000000000000000000"] {
+            let router = try Router(json: #"{"version": \#(version), "routes": [{"pattern": "app://a", "target": "A"}]}"#)
+            XCTAssertEqual(try router.resolve("app://a")?.target, "A", version)
         }
     }
 

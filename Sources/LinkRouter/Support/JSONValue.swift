@@ -30,6 +30,53 @@ package enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// Whether this is a number whose value is exactly `n`, however written: JSON Schema compares numbers by
+    /// value, so `1`, `1.0`, `10e-1` and `0.1E+1` are all 1. Exact, in decimal (no floating point): the digits
+    /// without leading or trailing zeros, and the power of ten that scales them, must be `n`'s.
+    package func isNumber(equalTo n: Int) -> Bool {
+        guard case .number(let text) = self, let a = JSONValue.decimal(Array(text.utf8)),
+              let b = JSONValue.decimal(Array(String(n).utf8)) else { return false }
+        return a.negative == b.negative && a.digits.elementsEqual(b.digits) && a.power == b.power
+    }
+
+    /// A number's text (already checked against the JSON grammar) as (negative, significant digits, power of
+    /// ten); zero is (false, [], 0). nil for an exponent beyond 18 digits, which no integer we compare with has.
+    private static func decimal(_ text: [UInt8]) -> (negative: Bool, digits: ArraySlice<UInt8>, power: Int)? {
+        var i = 0
+        let negative = text.first == ASCII.minus
+        if negative { i = 1 }
+        var digits: [UInt8] = []
+        var fraction = 0
+        var inFraction = false
+        while i < text.count, ASCII.isDigit(text[i]) || text[i] == ASCII.dot {
+            if text[i] == ASCII.dot {
+                inFraction = true
+            } else {
+                digits.append(text[i])
+                if inFraction { fraction += 1 }
+            }
+            i += 1
+        }
+        var exponent = 0
+        if i < text.count {  // e or E, a sign, digits
+            i += 1
+            var sign = 1
+            if text[i] == ASCII.minus || text[i] == ASCII.plus {
+                if text[i] == ASCII.minus { sign = -1 }
+                i += 1
+            }
+            let written = text[i...].drop { $0 == 0x30 }
+            guard written.count <= 18 else { return nil }
+            for d in written { exponent = exponent * 10 + Int(d - 0x30) }
+            exponent *= sign
+        }
+        guard let first = digits.firstIndex(where: { $0 != 0x30 }) else { return (false, [], 0) }
+        var last = digits.count - 1
+        while digits[last] == 0x30 { last -= 1 }
+        // Both terms are below 2^62: `fraction` and the trailing zeros count bytes of a text held in memory.
+        return (negative, digits[first...last], exponent - fraction + (digits.count - 1 - last))
+    }
+
     /// The first member named `key` of an object.
     package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members.first { $0.key == key }?.value }

@@ -51,7 +51,7 @@ struct TableDocument {
         guard let members = object(root, "", allowed: TableDocument.rootKeys) else { return }
         if let version = members["version"] {
             if case .number(let text) = version {
-                if text != String(TableDocument.version) {
+                if !version.isNumber(equalTo: TableDocument.version) {
                     problem("/version", .table, "unsupported table format version \(excerpt(text)) (this LinkRouter reads version \(TableDocument.version))")
                 }
             } else {
