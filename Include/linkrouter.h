@@ -37,7 +37,10 @@
  *   - Strings returned by getters are borrowed from their parent object (an lr_match) and live as long as it.
  *     Strings the library allocates for the caller (char **out) are released with lr_string_free(), never free().
  *   - All strings are NUL-terminated UTF-8. Invalid UTF-8 is refused with LR_EINVAL.
- *   - Nothing in this library aborts the process: every input, however malformed, gets a status code.
+ *   - Nothing in this library aborts the process: every input, however malformed, gets a status code. The one
+ *     exception is a handle: an lr_router or lr_match must be one this library gave and not yet freed, of the
+ *     kind the function takes. A freed handle, or a match given for a router, is undefined behavior (as in
+ *     SQLite): it cannot be told from a live one without a cost on every call. NULL is always refused.
  *   - Thread safety: every function may be called on one router from any number of threads at once,
  *     registration included. A change builds a new snapshot of the table while lookups continue on the old one,
  *     then publishes it atomically: a lookup never waits for a change, and it sees the table before or after
@@ -128,7 +131,8 @@ int lr_router_add(lr_router *r, const char *pattern, const char *target);
    lr_router_build_url finds the route by it.
    `metadata` is a JSON object whose values are strings, e.g. {"transition":"push","class":"UserViewController"}:
    the route's meta, which lr_match_metadata returns as one JSON object with sorted keys. Codes as lr_router_add,
-   and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice).
+   and LR_EINVAL when metadata is not such an object (not JSON, a value that is not a string, a key twice), or
+   when the name is "" or holds a control character (a table file's rules: docs/TABLES.md).
    Each string is at most 64 MiB. */
 int lr_router_add_route(lr_router *r, const char *pattern, const char *target, const char *name, const char *metadata);
 

@@ -157,7 +157,7 @@ public func lr_router_set_limit(_ r: Handle?, _ limit: Int32, _ value: UInt) -> 
         guard let value = Int(exactly: value) else {
             throw RouterError(.misuse, "lr_router_set_limit: value \(value) is out of range")
         }
-        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, value) }
+        try router.updateLimits { limits throws(RouterError) in try limits.set(limit, value, "lr_router_set_limit") }
         return 0
     }
 }
@@ -167,7 +167,7 @@ public func lr_router_get_limit(_ r: Handle?, _ limit: Int32, _ out: UnsafeMutab
     guarded { () throws(RouterError) in
         let router = try router(r, "lr_router_get_limit")
         guard let out else { throw RouterError(.misuse, "lr_router_get_limit: out is NULL") }
-        out.pointee = UInt(try router.limits.get(limit))
+        out.pointee = UInt(try router.limits.get(limit, "lr_router_get_limit"))
         return 0
     }
 }

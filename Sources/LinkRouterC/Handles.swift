@@ -215,26 +215,36 @@ var emptyCString: CString {
     return UnsafeRawPointer(empty.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
-/// The limits of `enum lr_limit`, by their C values.
+/// The limits of `enum lr_limit`, by their C values; messages name the calling function and the C name.
 extension Limits {
-    private static func path(_ limit: Int32) throws(RouterError) -> WritableKeyPath<Limits, Int> {
-        switch limit {
-        case 1: return \.maxURLLength
-        case 2: return \.maxSegments
-        case 3: return \.maxParams
-        case 4: return \.maxNestingDepth
-        case 5: return \.regexMatchLimit
-        case 6: return \.regexDepthLimit
-        case 7: return \.regexStartLimit
-        case 8: return \.maxPending
-        case 9: return \.replyTimeoutMilliseconds
-        default: throw RouterError(.misuse, "unknown limit \(limit) (see enum lr_limit)")
+    private static func limit(_ id: Int32, _ function: StaticString) throws(RouterError)
+        -> (name: StaticString, path: WritableKeyPath<Limits, Int>) {
+        switch id {
+        case 1: return ("LR_LIMIT_URL_LENGTH", \.maxURLLength)
+        case 2: return ("LR_LIMIT_SEGMENTS", \.maxSegments)
+        case 3: return ("LR_LIMIT_PARAMS", \.maxParams)
+        case 4: return ("LR_LIMIT_NESTING", \.maxNestingDepth)
+        case 5: return ("LR_LIMIT_REGEX_MATCH", \.regexMatchLimit)
+        case 6: return ("LR_LIMIT_REGEX_DEPTH", \.regexDepthLimit)
+        case 7: return ("LR_LIMIT_REGEX_START", \.regexStartLimit)
+        case 8: return ("LR_LIMIT_PENDING", \.maxPending)
+        case 9: return ("LR_LIMIT_REPLY_TIMEOUT_MS", \.replyTimeoutMilliseconds)
+        default: throw RouterError(.misuse, "\(function): unknown limit \(id) (see enum lr_limit)")
         }
     }
 
-    func get(_ limit: Int32) throws(RouterError) -> Int { self[keyPath: try Limits.path(limit)] }
+    func get(_ id: Int32, _ function: StaticString) throws(RouterError) -> Int {
+        self[keyPath: try Limits.limit(id, function).path]
+    }
 
-    mutating func set(_ limit: Int32, _ value: Int) throws(RouterError) { self[keyPath: try Limits.path(limit)] = value }
+    /// Sets limit `id` when `value` is in its range (`Limits.ranges`, which `Router.updateLimits` checks again).
+    mutating func set(_ id: Int32, _ value: Int, _ function: StaticString) throws(RouterError) {
+        let (name, path) = try Limits.limit(id, function)
+        if let range = Limits.ranges.first(where: { $0.path == path })?.range, !range.contains(value) {
+            throw RouterError(.misuse, "\(function): \(name) = \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+        self[keyPath: path] = value
+    }
 }
 
 // MARK: - Callbacks, contexts, replies (Include/linkrouter.h, "Opening URLs")
@@ -413,7 +423,7 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
         request = OpenRequest(try text(url, "url", function))
     }
     guard let o = opts?.pointee else { return request }
-    let n = try count(UInt(o.extra_count), function)
+    let n = try count(UInt(bitPattern: o.extra_count), function)
     if n > 0 {
         let names = try texts(o.extra_names, n, "extra_names", function, item: "extra")
         let values = try texts(o.extra_values, n, "extra_values", function, item: "extra")

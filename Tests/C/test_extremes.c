@@ -159,6 +159,15 @@ static void test_url_lengths(void)
 
 /* Capacities: the caller's word for the room it has, refused only when no array of that size fits in memory
    (more than PTRDIFF_MAX bytes). Only what the lookup needs is written, whatever the capacity says. */
+/* An open refused for its arguments never calls `done`. */
+static void never_done(const lr_outcome *outcome, void *data)
+{
+    (void)outcome;
+    (void)data;
+    failures++;
+    fprintf(stderr, "test_extremes.c: done called for a refused open\n");
+}
+
 static void test_capacities(void)
 {
     lr_router *r = new_router();
@@ -191,6 +200,24 @@ static void test_capacities(void)
         EXPECT_INT(lr_router_add_rewrites(r, rule, target, huge[i].value, &failed), LR_EMISUSE);
         EXPECT_INT(lr_router_resolve_with(r, url, one, target, huge[i].value, &m), LR_EMISUSE);
         EXPECT_TRUE(m == NULL, "no match after a refused count");
+        /* The counts inside structs too (size_t fields, 2^63 and up included: they trapped, B50). */
+        lr_open_options opts = {0};
+        opts.extra_count = huge[i].value;
+        void *opened = &failed;
+        EXPECT_INT(lr_router_open(r, url, &opts, &opened), LR_EMISUSE);
+        EXPECT_TRUE(strstr(lr_last_error(), "out of range") != NULL, lr_last_error());
+        EXPECT_TRUE(opened == NULL, "no open result after a refused count");
+        EXPECT_INT(lr_router_open_async(r, url, &opts, never_done, NULL), LR_EMISUSE);
+        lr_route rt = {0};
+        rt.pattern = "app://counted";
+        rt.requires_count = huge[i].value;
+        EXPECT_INT(lr_router_add_routes(r, &rt, 1, &failed), LR_EMISUSE);
+        EXPECT_TRUE(strstr(lr_last_error(), "out of range") != NULL, lr_last_error());
+        rt.requires_count = 0;
+        rt.meta_count = huge[i].value;
+        EXPECT_INT(lr_router_add_routes(r, &rt, 1, &failed), LR_EMISUSE);
+        EXPECT_TRUE(strstr(lr_last_error(), "out of range") != NULL, lr_last_error());
+        failed = 7;
     }
     EXPECT_INT(failed, 7); /* a refused count names no element */
     size_t n = 0;
@@ -422,6 +449,17 @@ static void test_function_names(void)
     EXPECT_ERROR_NAMES("lr_router_resolve_with");
     EXPECT_INT(lr_router_resolve_with(r, "app://x", names, NULL, 1, &m), LR_EMISUSE);
     EXPECT_ERROR_NAMES("lr_router_resolve_with");
+    /* Limits: the function, and the limit by its C name. */
+    size_t v = 0;
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, 0), LR_EMISUSE);
+    EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_set_limit: LR_LIMIT_URL_LENGTH = 0 is out of range 1...1073741824") == 0,
+                "set_limit's range message");
+    EXPECT_INT(lr_router_set_limit(r, 10, 5), LR_EMISUSE);
+    EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_set_limit: unknown limit 10 (see enum lr_limit)") == 0,
+                "set_limit's unknown-limit message");
+    EXPECT_INT(lr_router_get_limit(r, -1, &v), LR_EMISUSE);
+    EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_get_limit: unknown limit -1 (see enum lr_limit)") == 0,
+                "get_limit's unknown-limit message");
     lr_router_free(r);
 }
 
