@@ -33,6 +33,9 @@ struct ExplainWalker {
     // MARK: Rewrite
 
     /// Each rule in order until one fires, and the URL it makes (the engine's own output).
+    ///
+    /// As the lookup (`RewriteRules.firstMatch`), only the rules the index picks for the URL are run: the others
+    /// cannot match, and running them anyway could fail (a PCRE2 limit) where the lookup succeeds.
     private func rewrite(_ url: String) throws(RouterError) -> ([Explanation.Rule], String) {
         let entries = state.rewrites.entries
         guard !entries.isEmpty else { return ([], url) }
@@ -44,6 +47,8 @@ struct ExplainWalker {
                 for rule in entries {
                     if fired != nil {
                         outcomes.append(.notTried)
+                    } else if !indexed.contains(outcomes.count) {
+                        outcomes.append(.skipped)
                     } else if try rule.matches(span, scratch, state.limits) {
                         fired = outcomes.count
                         outcomes.append(.fired)

@@ -17,6 +17,9 @@ public struct Explanation: Sendable, Equatable {
             case noMatch = "no_match"
             /// Not tried: an earlier rule fired.
             case notTried = "not_tried"
+            /// Not run: the rule index left it out for this URL (`indexed` is false: the URL lacks a literal every
+            /// match of the regex contains), so it cannot match; the lookup does not run it either.
+            case skipped
         }
 
         public let index: Int
