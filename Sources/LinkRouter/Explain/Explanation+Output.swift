@@ -3,7 +3,7 @@ extension Explanation {
     /// `{"url", "result", ["error": {"code", "message"},] "rewrite": {"rules": [...], "fired"}, "routed",
     /// "sequence", "candidates": [...], "candidates_omitted", "other_scheme_routes", "route", "params",
     /// "requires"}`. `route` is null without a match; `params` is flat (raw keys), in match order. A rule's
-    /// "outcome" is the raw value of `Rule.Outcome`: "fired", "no_match", "not_tried" or "skipped".
+    /// "outcome" is the raw value of `Rule.Outcome`: "fired", "no_match", "not_tried", "skipped" or "error".
     public var json: String {
         var w = JSONWriter()
         w.beginObject()
@@ -135,9 +135,10 @@ extension Explanation {
     /// requires    login
     /// ```
     ///
-    /// `rewrite` is "no rules", "no rule fired (N rules)" or "rule I fired: 'regex' -> 'target' (N rules)"
-    /// followed by a `routed` line; ", K skipped by the rule index" is added inside the parentheses when the
-    /// index left rules out.
+    /// `rewrite` is "no rules", "no rule fired (N rules)", "rule I fired: 'regex' -> 'target' (N rules)" followed
+    /// by a `routed` line, or "rule I failed: 'regex' -> 'target' (rules after it not tried)" when its regex hit a
+    /// PCRE2 limit (the `result` line gives the error); ", K skipped by the rule index" is added inside the
+    /// parentheses when the index left rules out.
     public var text: String {
         var lines: [String] = []
         func line(_ label: String, _ value: String) {
@@ -148,10 +149,14 @@ extension Explanation {
         let skippedNote = skipped == 0 ? "" : ", \(skipped) skipped by the rule index"
         if rules.isEmpty {
             line("rewrite", "no rules")
+        } else if let failed = rules.last, failed.outcome == .error {
+            line("rewrite", "rule \(failed.index) failed: '\(failed.match)' -> '\(failed.target)' (rules after it not tried"
+                 + "\(skippedNote))")
         } else if let fired = firedRule {
             let rule = rules[fired]
             line("rewrite", "rule \(fired) fired: '\(rule.match)' -> '\(rule.target)' (\(rules.count) rules\(skippedNote))")
-            line("routed", routed)
+            // Without a routed URL when the target could not be expanded (the result line says why).
+            if result != .error || routed != url { line("routed", routed) }
         } else {
             line("rewrite", "no rule fired (\(rules.count) rule\(rules.count == 1 ? "" : "s")\(skippedNote))")
         }
