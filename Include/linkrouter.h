@@ -485,7 +485,8 @@ int lr_router_build_url(lr_router *r, const char *name, const char *const *names
 
 /* Explains what lr_router_resolve does with `url`, as one JSON object in *json_out (free with lr_string_free):
  *     {"url", "result": "matched" | "nomatch" | "error", ["error": {"code", "message"},]
- *      "rewrite": {"rules": [{"index", "match", "target", "outcome": "fired" | "no_match" | "not_tried",
+ *      "rewrite": {"rules": [{"index", "match", "target",
+ *                             "outcome": "fired" | "no_match" | "not_tried" | "skipped" | "error",
  *                             "indexed"}], "fired": <index> | null},
  *      "routed": the URL after rewriting, "sequence": [host, segments...] (decoded),
  *      "candidates": [{"pattern", "target", ["name",] "matched", "reason", "elements_matched"}],
@@ -495,8 +496,12 @@ int lr_router_build_url(lr_router *r, const char *name, const char *const *names
  * Candidates are the routes with the URL's scheme (or "*"), at most 20, the winner first, then routes that
  * match but are outranked ("matches, but 'x' comes first (at segment 2, a literal beats a :param)"), then the
  * others by how far they got, each with the first difference ("segment 1 'p' is not 'c'", "the URL ends after
- * 2 elements; the pattern needs 3"). A URL the router refuses (not absolute, a limit) gives "result": "error"
- * with the code lr_router_resolve would return. Slow (every route is checked): for debugging and tools.
+ * 2 elements; the pattern needs 3"). Rules are tried as lr_router_resolve tries them: "skipped" is a rule the
+ * rule index leaves out for this URL ("indexed": false; the URL lacks a literal every match contains), whose
+ * regex is not run; "not_tried" follows the rule that fired. A URL the router refuses (not absolute, a limit)
+ * gives "result": "error" with the code lr_router_resolve would return; when a rule's regex fails (a PCRE2
+ * limit), the rules listed end with that one, "outcome": "error". Slow (every route is checked): for debugging
+ * and tools.
  *   LR_OK        *json_out is set (whatever the result)
  *   LR_EINVAL    url is not UTF-8;  LR_EMISUSE  r, url or json_out is NULL;  LR_ENOMEM */
 int lr_router_explain(lr_router *r, const char *url, char **json_out);

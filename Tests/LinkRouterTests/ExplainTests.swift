@@ -104,4 +104,105 @@ final class ExplainTests: XCTestCase {
             }
         }
     }
+
+    // MARK: Rewrite rules as the lookup tries them (B39), and the rule that failed (B40)
+
+    static let fiveRules = ["^one://", "^two://", "^three://", "^four://", "(a+)+bcde"]
+    /// 40 a's then "e": (a+)+ backtracks exponentially before it gives up, so the regex hits PCRE2's match limit.
+    static let catastrophic = String(repeating: "a", count: 40) + "e"
+
+    /// (rules, url, outcomes explain lists, the result): explain's result is resolve's on every row. Five rules
+    /// or more turn the rule index on; a rule it leaves out is "skipped", its regex not run (the lookup does not
+    /// run it: run anyway, "(a+)+bcde" hit the match limit and explain said -6 where resolve said X).
+    static let indexRows: [(rules: [String], url: String, outcomes: [Explanation.Rule.Outcome], expected: String, line: UInt)] = [
+        (fiveRules, "x://" + catastrophic, [.skipped, .skipped, .skipped, .skipped, .skipped], "X", #line),
+        (fiveRules, "two://q", [.skipped, .fired, .notTried, .notTried, .notTried], "App", #line),
+        (fiveRules, "x://aaabcde", [.skipped, .skipped, .skipped, .skipped, .fired], "App", #line),
+        (fiveRules, "x://q", [.skipped, .skipped, .skipped, .skipped, .skipped], "X", #line),
+        // The URL has "abcde" (after the a's), so the index picks the rule and its regex fails in both.
+        (fiveRules, "x://" + catastrophic + "/abcde", [.skipped, .skipped, .skipped, .skipped, .error], "error -6", #line),
+        // Under five rules there is no index: every rule is run, by the lookup as by explain.
+        (["^one://", "(a+)+bcde"], "x://" + catastrophic, [.noMatch, .error], "error -6", #line),
+        (["^one://", "(a+)+bcde"], "one://q", [.fired, .notTried], "App", #line),
+        (["(a+)+bcde", "^one://"], "x://" + catastrophic, [.error], "error -6", #line),
+    ]
+
+    func testExplainTriesTheRulesTheLookupTries() throws {
+        for row in Self.indexRows {
+            let r = Router()
+            try r.add("x://*rest", target: "X")
+            try r.add("app://*rest", target: "App")
+            for rule in row.rules { try r.addRewrite(rule, target: "app://rewritten") }
+            let what = "\(row.rules.count) rules, \(row.url)"
+            let resolved: String
+            do throws(RouterError) {
+                resolved = try r.resolve(row.url)?.target ?? "nomatch"
+            } catch {
+                resolved = "error \(error.code.rawValue)"
+                let e = r.explain(row.url)
+                XCTAssertEqual(e.error, error, what, line: row.line)
+            }
+            XCTAssertEqual(resolved, row.expected, what, line: row.line)
+            let e = r.explain(row.url)
+            let explained = switch e.result {
+            case .matched: e.route?.target ?? "?"
+            case .nomatch: "nomatch"
+            case .error: "error \(e.error?.code.rawValue ?? 0)"
+            }
+            XCTAssertEqual(explained, resolved, what, line: row.line)
+            XCTAssertEqual(e.rules.map(\.outcome), row.outcomes, what, line: row.line)
+            XCTAssertEqual(e.rules.map(\.index), Array(row.outcomes.indices), what, line: row.line)
+            // "skipped" is exactly a rule the index leaves out, before any rule fired.
+            for rule in e.rules where rule.outcome == .skipped { XCTAssertFalse(rule.indexed, what, line: row.line) }
+        }
+        let r = Router()
+        try r.add("x://*rest", target: "X")
+        try r.addRewrites(Self.fiveRules.map { (match: $0, target: "app://rewritten") })
+        XCTAssertEqual(r.explain("x://q").text.split(separator: "\n")[1], "rewrite     no rule fired (5 rules, 5 skipped by the rule index)")
+        XCTAssertEqual(r.explain("two://q").text.split(separator: "\n")[1],
+                       "rewrite     rule 1 fired: '^two://' -> 'app://rewritten' (5 rules, 1 skipped by the rule index)")
+        XCTAssertTrue(r.explain("x://q").json.contains(#""rewrite":{"rules":[{"index":0,"match":"^one://","target":"app://rewritten","outcome":"skipped","indexed":false},"#))
+    }
+
+    /// A rule whose regex fails: the rules up to and including it are kept and shown (they were lost: "rules": []
+    /// and "rewrite     no rules" beside an error naming a rule).
+    func testExplainKeepsTheRulesUpToTheOneThatFailed() throws {
+        let url = "x://" + String(repeating: "a", count: 40) + "c"
+        let r = Router()
+        try r.add("x://*rest", target: "X")
+        try r.addRewrites([(match: "^x://(a+)+bc", target: "app://rewritten"), (match: "^x://", target: "app://other")])
+        XCTAssertThrowsError(try r.resolve(url))
+        let e = r.explain(url)
+        let message = "rewrite regex '^x://(a+)+bc' hit the PCRE2 match limit (regexMatchLimit 10000) on a URL of 45 bytes"
+        XCTAssertEqual(e.error, RouterError(.limit, message))
+        XCTAssertEqual(e.json, #"{"url":"\#(url)","result":"error","error":{"code":-6,"message":"\#(message)"},"rewrite":{"rules":[{"index":0,"match":"^x://(a+)+bc","target":"app://rewritten","outcome":"error","indexed":true}],"fired":null},"routed":"\#(url)","sequence":[],"candidates":[],"candidates_omitted":0,"other_scheme_routes":0,"route":null,"params":{},"requires":[]}"#)
+        XCTAssertEqual(e.text, """
+            url         \(url)
+            rewrite     rule 0 failed: '^x://(a+)+bc' -> 'app://rewritten' (rules after it not tried)
+            result      error -6: \(message)
+
+            """)
+
+        // With the index on, the rules it left out before the failing one are counted.
+        let indexed = Router()
+        try indexed.add("x://*rest", target: "X")
+        try indexed.addRewrites(Self.fiveRules.map { (match: $0, target: "app://rewritten") })
+        let failing = indexed.explain("x://" + Self.catastrophic + "/abcde")
+        XCTAssertEqual(failing.text.split(separator: "\n")[1],
+                       "rewrite     rule 4 failed: '(a+)+bcde' -> 'app://rewritten' (rules after it not tried, 4 skipped by the rule index)")
+
+        // The rule fired but its target could not be expanded: the rules are kept, no "routed" line.
+        var limits = Limits.default
+        limits.maxURLLength = 64
+        let long = Router(limits: limits)
+        try long.add("app://*rest", target: "App")
+        try long.addRewrite("^y://(.*)", target: "app://$1$1$1")
+        let tooLong = "y://" + String(repeating: "b", count: 30)
+        let grown = long.explain(tooLong)
+        XCTAssertEqual(grown.result, .error)
+        XCTAssertEqual(grown.error?.code, .limit)
+        XCTAssertEqual(grown.rules.map(\.outcome), [.fired])
+        XCTAssertEqual(grown.text.split(separator: "\n").map { String($0.prefix(12)) }, ["url         ", "rewrite     ", "result      "])
+        XCTAssertEqual(grown.text.split(separator: "\n")[1], "rewrite     rule 0 fired: '^y://(.*)' -> 'app://$1$1$1' (1 rules)")
+    }
 }

@@ -42,8 +42,9 @@ type ExplainRewrite struct {
 	Fired *int          `json:"fired"`
 }
 
-// ExplainRule is one rewrite rule and its outcome: "fired", "no_match" or "not_tried"; Indexed says whether the
-// rule index picks it for this URL.
+// ExplainRule is one rewrite rule and its outcome: "fired", "no_match", "not_tried", "skipped" (left out by the
+// rule index, not run) or "error" (its regex hit a PCRE2 limit); Indexed says whether the rule index picks it for
+// this URL.
 type ExplainRule struct {
 	Index   int    `json:"index"`
 	Match   string `json:"match"`

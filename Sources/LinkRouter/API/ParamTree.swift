@@ -9,6 +9,11 @@ final class ParamTree {
         var keys: [String] = []
         var children: [String: Node] = [:]
         var items: [Node] = []
+        /// Where the next `append` to an object starts looking. Its position is the smallest number, at least
+        /// `keys.count`, that is not a key yet; keys are only ever added, so that number never goes down and the
+        /// search resumes here instead of starting over at `keys.count` (which made m appends after m numeric
+        /// keys such as `a[m]`...`a[2m-1]` cost m² probes).
+        var nextIndex = 0
 
         init(_ kind: Kind) { self.kind = kind }
 
@@ -34,14 +39,23 @@ final class ParamTree {
             items = []
         }
 
-        func append(_ node: Node) {
+        /// Appends `node`: a list's next item, or an object's value under the next free position. Returns how
+        /// many positions were looked up (the work, for tests). `restart` searches from `keys.count` every time,
+        /// as the code before `nextIndex` did (the reference for tests).
+        func append(_ node: Node, restart: Bool = false) -> Int {
             if case .list = kind {
                 items.append(node)
-                return
+                return 0
             }
-            var index = keys.count
-            while children[String(index)] != nil { index += 1 }
+            var index = restart ? keys.count : max(nextIndex, keys.count)
+            var probes = 1
+            while children[String(index)] != nil {
+                index += 1
+                probes += 1
+            }
+            nextIndex = index + 1
             set(String(index), node)
+            return probes
         }
 
         /// The children in order: the list's items, or the object's values with their keys.
@@ -83,8 +97,15 @@ final class ParamTree {
 
     private let root = Node(.object)
     let maxDepth: Int
+    /// Tests: append as the code before `Node.nextIndex` did (each search from `keys.count`).
+    private let restartAppend: Bool
+    /// Tests: positions looked up by appends so far.
+    private(set) var appendProbes = 0
 
-    init(maxDepth: Int) { self.maxDepth = maxDepth }
+    init(maxDepth: Int, restartAppend: Bool = false) {
+        self.maxDepth = maxDepth
+        self.restartAppend = restartAppend
+    }
 
     /// Frees the nodes one at a time: each is emptied before it goes, so no release recurses.
     deinit {
@@ -148,7 +169,7 @@ final class ParamTree {
 
     private func place(_ child: Node, in node: Node, at step: String) {
         if step.isEmpty {
-            node.append(child)
+            appendProbes += node.append(child, restart: restartAppend)
         } else {
             node.makeObject()
             node.set(step, child)

@@ -15,7 +15,11 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.record.paramCount }
 
+    /// The parameter at `position`, which must be in `indices` (as any collection's subscript: out of range
+    /// traps, where reading on would go past the record's parameters). The C ABI does not come here: its
+    /// `lr_match_param_name`/`_value` check the index themselves and return NULL.
     public subscript(position: Int) -> Match.Param {
+        precondition(position >= 0 && position < endIndex, "Parameters index \(position) out of range 0..<\(endIndex)")
         let p = storage.record.param(position)
         return Match.Param(name: p.name.string, value: p.value.string)
     }

@@ -22,7 +22,7 @@ struct ExplainWalker {
         var routed = url
         do throws(RouterError) {
             try url.withSpan { span throws(RouterError) in try state.validate(span) }
-            (rules, routed) = try rewrite(url)
+            routed = try rewrite(url, &rules)
             return try match(url, routed: routed, rules: rules, extra: extra)
         } catch {
             return Explanation(url: url, result: .error, error: error, rules: rules, routed: routed, sequence: [],
@@ -32,35 +32,48 @@ struct ExplainWalker {
 
     // MARK: Rewrite
 
-    /// Each rule in order until one fires, and the URL it makes (the engine's own output).
-    private func rewrite(_ url: String) throws(RouterError) -> ([Explanation.Rule], String) {
+    /// Each rule in order until one fires, and the URL it makes (the engine's own output). `rules` gets the
+    /// outcomes even when this throws: up to and including the rule whose regex failed, or all of them when
+    /// the rule that fired could not expand its target.
+    ///
+    /// As the lookup (`RewriteRules.firstMatch`), only the rules the index picks for the URL are run: the others
+    /// cannot match, and running them anyway could fail (a PCRE2 limit) where the lookup succeeds.
+    private func rewrite(_ url: String, _ rules: inout [Explanation.Rule]) throws(RouterError) -> String {
         let entries = state.rewrites.entries
-        guard !entries.isEmpty else { return ([], url) }
+        guard !entries.isEmpty else { return url }
         let indexed = Set(state.rewrites.candidates(for: url))
-        var fired: Int?
-        var outcomes: [Explanation.Rule.Outcome] = []
+        var steps: [Explanation.Rule] = []
+        defer { rules = steps }
+        func step(_ i: Int, _ outcome: Explanation.Rule.Outcome) {
+            steps.append(Explanation.Rule(index: i, match: entries[i].match, target: entries[i].template.text,
+                                          outcome: outcome, indexed: indexed.contains(i)))
+        }
+        var fired = false
         try url.withSpan { span throws(RouterError) in
             try RegexScratch.with { scratch throws(RouterError) in
-                for rule in entries {
-                    if fired != nil {
-                        outcomes.append(.notTried)
-                    } else if try rule.matches(span, scratch, state.limits) {
-                        fired = outcomes.count
-                        outcomes.append(.fired)
-                    } else {
-                        outcomes.append(.noMatch)
+                for (i, rule) in entries.enumerated() {
+                    if fired {
+                        step(i, .notTried)
+                        continue
                     }
+                    guard indexed.contains(i) else {
+                        step(i, .skipped)
+                        continue
+                    }
+                    do throws(RouterError) {
+                        fired = try rule.matches(span, scratch, state.limits)
+                    } catch {
+                        step(i, .error)
+                        throw error
+                    }
+                    step(i, fired ? .fired : .noMatch)
                 }
             }
         }
-        let steps = entries.enumerated().map { i, rule in
-            Explanation.Rule(index: i, match: rule.match, target: rule.template.text, outcome: outcomes[i], indexed: indexed.contains(i))
-        }
-        guard fired != nil else { return (steps, url) }
-        let rewritten = try url.withSpan { span throws(RouterError) in
+        guard fired else { return url }
+        return try url.withSpan { span throws(RouterError) in
             try state.withRewritten(span) { out, _ in out.string }
         }
-        return (steps, rewritten)
     }
 
     // MARK: Match

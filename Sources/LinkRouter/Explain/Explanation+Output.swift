@@ -2,7 +2,8 @@ extension Explanation {
     /// The explanation as one JSON object:
     /// `{"url", "result", ["error": {"code", "message"},] "rewrite": {"rules": [...], "fired"}, "routed",
     /// "sequence", "candidates": [...], "candidates_omitted", "other_scheme_routes", "route", "params",
-    /// "requires"}`. `route` is null without a match; `params` is flat (raw keys), in match order.
+    /// "requires"}`. `route` is null without a match; `params` is flat (raw keys), in match order. A rule's
+    /// "outcome" is the raw value of `Rule.Outcome`: "fired", "no_match", "not_tried", "skipped" or "error".
     public var json: String {
         var w = JSONWriter()
         w.beginObject()
@@ -133,20 +134,31 @@ extension Explanation {
     /// params      id=42 ref=mail
     /// requires    login
     /// ```
+    ///
+    /// `rewrite` is "no rules", "no rule fired (N rules)", "rule I fired: 'regex' -> 'target' (N rules)" followed
+    /// by a `routed` line, or "rule I failed: 'regex' -> 'target' (rules after it not tried)" when its regex hit a
+    /// PCRE2 limit (the `result` line gives the error); ", K skipped by the rule index" is added inside the
+    /// parentheses when the index left rules out.
     public var text: String {
         var lines: [String] = []
         func line(_ label: String, _ value: String) {
             lines.append(label.padding(12) + value)
         }
         line("url", url)
+        let skipped = rules.filter { $0.outcome == .skipped }.count
+        let skippedNote = skipped == 0 ? "" : ", \(skipped) skipped by the rule index"
         if rules.isEmpty {
             line("rewrite", "no rules")
+        } else if let failed = rules.last, failed.outcome == .error {
+            line("rewrite", "rule \(failed.index) failed: '\(failed.match)' -> '\(failed.target)' (rules after it not tried"
+                 + "\(skippedNote))")
         } else if let fired = firedRule {
             let rule = rules[fired]
-            line("rewrite", "rule \(fired) fired: '\(rule.match)' -> '\(rule.target)' (\(rules.count) rules)")
-            line("routed", routed)
+            line("rewrite", "rule \(fired) fired: '\(rule.match)' -> '\(rule.target)' (\(rules.count) rules\(skippedNote))")
+            // Without a routed URL when the target could not be expanded (the result line says why).
+            if result != .error || routed != url { line("routed", routed) }
         } else {
-            line("rewrite", "no rule fired (\(rules.count) rule\(rules.count == 1 ? "" : "s"))")
+            line("rewrite", "no rule fired (\(rules.count) rule\(rules.count == 1 ? "" : "s")\(skippedNote))")
         }
         if result == .error, let error {
             line("result", "error \(error.code.rawValue): \(error.message)")

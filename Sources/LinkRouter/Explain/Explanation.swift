@@ -17,6 +17,12 @@ public struct Explanation: Sendable, Equatable {
             case noMatch = "no_match"
             /// Not tried: an earlier rule fired.
             case notTried = "not_tried"
+            /// Not run: the rule index left it out for this URL (`indexed` is false: the URL lacks a literal every
+            /// match of the regex contains), so it cannot match; the lookup does not run it either.
+            case skipped
+            /// Its regex failed (a PCRE2 match or depth limit): the lookup fails the same way (`error`). It is the
+            /// last rule listed; the rules after it were not tried.
+            case error
         }
 
         public let index: Int
@@ -43,6 +49,8 @@ public struct Explanation: Sendable, Equatable {
     public let result: Result
     /// Why the URL was refused (`result == .error`): not absolute, too long, a regex limit...
     public let error: RouterError?
+    /// The rewrite rules in order, each with its outcome: all of them, unless one failed (`.error`, the last
+    /// listed) or the URL was refused before the rules were tried (none listed).
     public let rules: [Rule]
     /// The URL that was matched: rewritten by the rule that fired, else `url`.
     public let routed: String

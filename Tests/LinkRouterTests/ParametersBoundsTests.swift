@@ -1,0 +1,29 @@
+import Testing
+@testable import LinkRouter
+
+/// `Parameters` is a collection: its subscript takes the positions in `indices` and traps on others, as an
+/// Array does (it read past the record's parameters). The C ABI never reaches it (lr_match_param_name/_value
+/// check the index and return NULL).
+@Suite struct ParametersBoundsTests {
+    @Test func positionsInRange() throws {
+        let r = Router()
+        try r.add("app://x/:id", target: "X")
+        let m = try #require(try r.resolve("app://x/1?q=2&q=3&k=4", extra: ["e": "5"]))
+        #expect(m.params.indices == 0..<4)
+        #expect(m.params.map { "\($0.name)=\($0.value)" } == ["id=1", "q=3", "k=4", "e=5"])
+        #expect(m.params[3] == Match.Param(name: "e", value: "5"))
+    }
+
+    @Test(arguments: [4, 5, 1_000, -1])
+    func positionOutOfRangeTraps(_ position: Int) async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [position] in
+            let r = Router()
+            try r.add("app://x/:id", target: "X")
+            let m = try #require(try r.resolve("app://x/1?q=2&q=3&k=4", extra: ["e": "5"]))
+            let p = m.params[position]
+            print(p.name, p.value)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Parameters index \(position) out of range 0..<4"), "\(stderr)")
+    }
+}
