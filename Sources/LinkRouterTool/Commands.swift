@@ -26,7 +26,7 @@ struct LinkRouterCommand: ParsableCommand {
                       Bench.self, Version.self])
 }
 
-struct Resolve: ParsableCommand {
+struct Resolve: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Resolve URLs: one JSON object per URL (the match, as lr_match_to_json writes it).",
         discussion: """
@@ -47,8 +47,10 @@ struct Resolve: ParsableCommand {
             let r = try router.makeRouter()
             let extras = Dictionary(try keyValues(extra, "--extra"), uniquingKeysWith: { $1 })
             var status: Int32 = 0
-            for url in inputURLs(urls) {
+            for input in inputURLs(urls) {
+                let url = input.text
                 do throws(RouterError) {
+                    guard input.isValidUTF8 else { throw InputURL.notUTF8 }
                     if let match = try r.resolve(url, extra: extras) {
                         print(match.json)
                     } else {
@@ -77,7 +79,7 @@ struct Resolve: ParsableCommand {
     }
 }
 
-struct Rewrite: ParsableCommand {
+struct Rewrite: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Rewrite URLs with the rewrite rules: one line per URL (the URL unchanged when no rule fires).",
         discussion: """
@@ -94,8 +96,10 @@ struct Rewrite: ParsableCommand {
         try runCommand {
             let r = try router.makeRouter()
             var status: Int32 = 0
-            for url in inputURLs(urls) {
+            for input in inputURLs(urls) {
+                let url = input.text
                 do throws(RouterError) {
+                    guard input.isValidUTF8 else { throw InputURL.notUTF8 }
                     let rewritten = try r.rewrite(url)
                     if rewritten == nil { status = max(status, 1) }
                     if json {
@@ -119,7 +123,7 @@ struct Rewrite: ParsableCommand {
     }
 }
 
-struct Explain: ParsableCommand {
+struct Explain: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Explain why URLs route where they do, or nowhere.",
         discussion: """
@@ -141,7 +145,41 @@ struct Explain: ParsableCommand {
             let r = try router.makeRouter()
             let extras = Dictionary(try keyValues(extra, "--extra"), uniquingKeysWith: { $1 })
             var status: Int32 = 0
-            for (i, url) in inputURLs(urls).enumerated() {
+            for (i, input) in inputURLs(urls).enumerated() {
+                guard input.isValidUTF8 else {
+                    // What explain says of a URL it refuses before any rule is tried (one too long, say).
+                    let error = InputURL.notUTF8
+                    if json {
+                        print(Output.json { w in
+                            w.beginObject()
+                            w.key("url"); w.string(input.text)
+                            w.key("result"); w.string("error")
+                            w.key("error"); w.beginObject()
+                            w.key("code"); w.raw(String(error.code.rawValue))
+                            w.key("message"); w.string(error.message)
+                            w.endObject()
+                            w.key("rewrite"); w.beginObject()
+                            w.key("rules"); w.beginArray(); w.endArray()
+                            w.key("fired"); w.raw("null")
+                            w.endObject()
+                            w.key("routed"); w.string(input.text)
+                            w.key("sequence"); w.beginArray(); w.endArray()
+                            w.key("candidates"); w.beginArray(); w.endArray()
+                            w.key("candidates_omitted"); w.raw("0")
+                            w.key("other_scheme_routes"); w.raw("0")
+                            w.key("route"); w.raw("null")
+                            w.key("params"); w.beginObject(); w.endObject()
+                            w.key("requires"); w.beginArray(); w.endArray()
+                            w.endObject()
+                        })
+                    } else {
+                        if i > 0 { print("") }
+                        print("url         \(input.text)\nrewrite     no rules\nresult      error \(error.code.rawValue): \(error.message)")
+                    }
+                    status = 2
+                    continue
+                }
+                let url = input.text
                 let explanation = r.explain(url, extra: extras, limit: limit)
                 if json {
                     print(explanation.json)

@@ -51,6 +51,13 @@ case_ resolve-stdin 0 --stdin $'shop://cart\n\nhttp://oldshop.example.com/catego
 case_ resolve-invalid 2 -- resolve --table $SHOP 'no scheme'
 case_ resolve-bad-table 2 --stderr -- resolve --table $T/bad.json 'app://user/1'
 case_ resolve-missing-table 2 --stderr -- resolve --table $T/none.json 'app://user/1'
+# input that is not UTF-8 (B46): a URL is refused as the library refuses it (code -2), not repaired to U+FFFD;
+# any other argument refuses the command
+case_ resolve-not-utf8 2 -- resolve --route 'app://u/:id=U' $'app://u/\xff' 'app://u/1'
+case_ resolve-not-utf8-stdin 2 --stdin $'app://u/\xff\r\napp://u/2\n\napp://u/\xc3' -- resolve --route 'app://u/:id=U'
+case_ resolve-not-utf8-route 2 --stderr -- resolve --route $'app://u/\xff=U' 'app://u/x'
+case_ explain-not-utf8 2 -- explain --route 'a://b=c' $'a://\xfe' 'a://b'
+case_ explain-not-utf8-json 2 -- explain --json --route 'a://b=c' $'a://\xfe'
 # rewrite
 case_ rewrite 1 -- rewrite --rule '^old://(\w+)' 'app://$1' old://docs x://y
 case_ rewrite-json 0 -- rewrite --json --table $SHOP 'http://www.oldshop.example.com/search?q=red%20shoes'
