@@ -2,7 +2,7 @@ import ArgumentParser
 import LinkRouter
 
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #endif
 
 /// `linkrouter`: the router from a shell (swift-argument-parser). Commands: Commands.swift and Table*.swift;
@@ -51,13 +51,33 @@ while let arg = rest.popFirst() {
         arguments.append(arg)
     }
 }
-/// Ends the tool after `error` (a parse error, help, or the status a command threw).
-func exit(after error: Error) -> Never {
-    if LinkRouterCommand.exitCode(for: error) == .validationFailure {
-        Output.error(LinkRouterCommand.fullMessage(for: error))
+/// Exits with `status` once standard output is flushed. When it could not be written (a full disk, a closed
+/// descriptor), a message on standard error and status 2, as coreutils do: a script must not take a lost output
+/// for a success. A pipe whose reader has gone (`| head -1`) ends the tool with SIGPIPE at the failing write,
+/// before this, as it ends `cat`.
+func finish(_ status: Int32) -> Never {
+    errno = 0
+    let flushed = fflush(stdout) == 0
+    if !flushed || ferror(stdout) != 0 {
+        let reason = errno != 0 ? ": " + String(cString: strerror(errno)) : ""
+        Output.error("linkrouter: error writing standard output\(reason)")
         exit(2)
     }
-    LinkRouterCommand.exit(withError: error)
+    exit(status)
+}
+
+/// Ends the tool after `error` (a parse error, help, or the status a command threw).
+func exit(after error: Error) -> Never {
+    let code = LinkRouterCommand.exitCode(for: error)
+    let message = LinkRouterCommand.fullMessage(for: error)
+    if code == .validationFailure {
+        Output.error(message)
+        finish(2)
+    }
+    if !message.isEmpty {
+        if code == .success { print(message) } else { Output.error(message) }
+    }
+    finish(code.rawValue)
 }
 
 var command: ParsableCommand
@@ -73,3 +93,4 @@ do {
 } catch {
     exit(after: error)
 }
+finish(0)

@@ -14,19 +14,26 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 passed=0 failed=0
 
-# case NAME STATUS [--stderr] [--stdin TEXT] -- ARGS...
+# case NAME STATUS [--stderr] [--stdin TEXT] [--stdout-full | --stdout-closed] -- ARGS...
+# --stdout-full sends standard output to /dev/full, --stdout-closed closes it; standard error is compared.
 case_() {
-    local name=$1 status=$2 stderr=0 stdin=""
+    local name=$1 status=$2 stderr=0 stdin="" stdout=""
     shift 2
     while [ "$1" != "--" ]; do
         case $1 in
             --stderr) stderr=1; shift ;;
             --stdin) stdin=$2; shift 2 ;;
+            --stdout-full) stdout=full; shift ;;
+            --stdout-closed) stdout=closed; shift ;;
         esac
     done
     shift
     local got rc
-    if [ $stderr = 1 ]; then
+    if [ "$stdout" = full ]; then
+        got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1 >/dev/full); rc=$?
+    elif [ "$stdout" = closed ]; then
+        got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1 >&-); rc=$?
+    elif [ $stderr = 1 ]; then
         got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1); rc=$?
     else
         got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>/dev/null); rc=$?
@@ -85,6 +92,17 @@ case_ url 0 -- url --table $SHOP product id=42 '?ref=mail & push'
 case_ url-catch-all 0 -- url --json --table $SHOP help 'topic=orders/late delivery'
 case_ url-missing 2 --stderr -- url --table $SHOP product
 case_ url-unknown-name 2 --stderr -- url --table $SHOP nobody
+# standard output that cannot be written (B47): a message and exit status 2, whatever the command's status
+case_ check-stdout-full 2 --stdout-full -- check $SHOP
+case_ check-stdout-closed 2 --stdout-closed -- check $SHOP
+case_ resolve-stdout-full 2 --stdout-full -- resolve --table $SHOP 'shop://nothing'
+case_ resolve-stdin-stdout-full 2 --stdout-full --stdin "$(for i in $(seq 3000); do echo "shop://product/$i"; done)" -- resolve --table $SHOP
+case_ routes-stdout-full 2 --stdout-full -- routes $SHOP
+case_ graph-stdout-closed 2 --stdout-closed -- graph $SHOP
+case_ explain-stdout-full 2 --stdout-full -- explain --table $SHOP 'shop://cart'
+case_ rewrite-stdout-closed 2 --stdout-closed -- rewrite --rule '^old://(\w+)' 'app://$1' old://docs
+case_ url-stdout-full 2 --stdout-full -- url --table $SHOP product id=42
+case_ help-stdout-full 2 --stdout-full -- --help
 # help, version, completion
 case_ version 0 -- version
 case_ help-url 0 -- url --help
