@@ -63,14 +63,7 @@ struct Resolve: ParsableCommand, TakesURLs {
                         status = max(status, 1)
                     }
                 } catch {
-                    print(Output.json { w in
-                        w.beginObject()
-                        w.key("url"); w.string(url)
-                        w.key("status"); w.string("error")
-                        w.key("code"); w.raw(String(error.code.rawValue))
-                        w.key("error"); w.string(error.message)
-                        w.endObject()
-                    })
+                    print(errorObject(url, error))
                     status = 2
                 }
             }
@@ -79,12 +72,27 @@ struct Resolve: ParsableCommand, TakesURLs {
     }
 }
 
+/// What resolve and rewrite --json print for a URL the router refuses:
+/// {"url", "status": "error", "code", "error"}.
+func errorObject(_ url: String, _ error: RouterError) -> String {
+    Output.json { w in
+        w.beginObject()
+        w.key("url"); w.string(url)
+        w.key("status"); w.string("error")
+        w.key("code"); w.raw(String(error.code.rawValue))
+        w.key("error"); w.string(error.message)
+        w.endObject()
+    }
+}
+
 struct Rewrite: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Rewrite URLs with the rewrite rules: one line per URL (the URL unchanged when no rule fires).",
         discussion: """
             Exit status: 0 when every URL was rewritten, 1 when some were not, 2 for refused input.
-            With --json, one object per URL: {"url", "rewritten" (null when no rule fired)}.
+            With --json, one object per URL: {"url", "rewritten" (null when no rule fired)}, or, for a URL the
+            router refuses, {"url", "status": "error", "code", "error"} as resolve prints it (without --json, a
+            refused URL prints no line; its error goes to standard error).
             Example: linkrouter rewrite --rule '^old://(\\w+)' 'app://$1' old://docs
             """)
 
@@ -114,7 +122,11 @@ struct Rewrite: ParsableCommand, TakesURLs {
                         print(rewritten ?? url)
                     }
                 } catch {
-                    Output.error("linkrouter: \(url): \(error.message)")
+                    if json {
+                        print(errorObject(url, error))
+                    } else {
+                        Output.error("linkrouter: \(excerpt(url)): \(error.message)")
+                    }
                     status = 2
                 }
             }
