@@ -261,10 +261,16 @@ struct Bench: ParsableCommand {
     struct BenchRewrite: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rewrite",
                                                         abstract: "The rewrite engine with N rules (bench/runners/linkrouter-rewrite.sh).")
-        @Option(help: "How many rules.") var rules = 1_000
+        /// The most rules: each is a compiled regex with its URLs, and 10^6 of them already take minutes and
+        /// gigabytes; more would only fail to allocate (a trap, not a message).
+        static let maxRules = 1_000_000
+
+        @Option(help: "How many rules (1 to 1000000).") var rules = 1_000
 
         func validate() throws {
-            guard rules > 0 else { throw ValidationError("--rules expects a positive number") }
+            guard rules > 0, rules <= Self.maxRules else {
+                throw ValidationError("--rules expects a number from 1 to \(Self.maxRules), got \(rules)")
+            }
         }
 
         func run() throws {

@@ -114,6 +114,9 @@ case_ explain-stdout-full 2 --stdout-full -- explain --table $SHOP 'shop://cart'
 case_ rewrite-stdout-closed 2 --stdout-closed -- rewrite --rule '^old://(\w+)' 'app://$1' old://docs
 case_ url-stdout-full 2 --stdout-full -- url --table $SHOP product id=42
 case_ help-stdout-full 2 --stdout-full -- --help
+# bench rewrite --rules is bounded (B49): a usage error, not a trap in the allocator
+case_ bench-rules-huge 2 --stderr -- bench rewrite --rules 9223372036854775807
+case_ bench-rules-zero 2 --stderr -- bench rewrite --rules 0
 # help, version, completion
 case_ version 0 -- version
 case_ help-url 0 -- url --help
