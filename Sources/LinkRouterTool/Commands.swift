@@ -42,6 +42,8 @@ struct Resolve: ParsableCommand, TakesURLs {
     @Flag(help: "JSON output (the default for resolve; accepted for symmetry).") var json = false
     @Argument(help: "URLs to resolve; read from standard input, one per line, when none are given.") var urls: [String] = []
 
+    func validate() throws { _ = try keyValues(extra, "--extra") }
+
     func run() throws {
         try runCommand {
             let r = try router.makeRouter()
@@ -152,6 +154,8 @@ struct Explain: ParsableCommand, TakesURLs {
     @Flag(help: "One JSON object per URL (as lr_router_explain writes it).") var json = false
     @Argument(help: "URLs to explain; read from standard input when none are given.") var urls: [String] = []
 
+    func validate() throws { _ = try keyValues(extra, "--extra") }
+
     func run() throws {
         try runCommand {
             let r = try router.makeRouter()
@@ -225,6 +229,8 @@ struct URLFor: ParsableCommand {
     @Flag(help: "Print {\"name\", \"url\"} as JSON.") var json = false
     @Argument(help: "The route's name.") var name: String
     @Argument(help: "Parameters: NAME=VALUE, or ?NAME=VALUE for the query.") var params: [String] = []
+
+    func validate() throws { _ = try keyValues(params, "a parameter") }
 
     func run() throws {
         try runCommand {

@@ -7,8 +7,10 @@ import Glibc
 
 /// Where a command's router comes from: a table file, and/or routes and rules given one by one.
 struct RouterOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A route table file (JSON: docs/TABLES.md).", valueName: "file"))
-    var table: String?
+    @Option(name: .customLong("table"),
+            help: ArgumentHelp("A route table file (JSON: docs/TABLES.md). Repeat to load several, in order: each is merged into those before (a route that conflicts with an earlier file's is a problem).",
+                               valueName: "file"))
+    var tables: [String] = []
 
     @Option(name: .customLong("route"), help: ArgumentHelp("Add a route, split at the first '=': 'app://user/:id=UserPage'.",
                                                            valueName: "pattern=target"))
@@ -24,12 +26,18 @@ struct RouterOptions: ParsableArguments {
         for r in routes where !r.contains("=") { throw ValidationError("--route expects PATTERN=TARGET, got '\(r)'") }
     }
 
-    /// The router: the table file first, then the routes and rules of the command line.
+    /// The router: the table files first, in order, then the routes and rules of the command line.
     func makeRouter() throws -> Router {
         let router = Router()
-        let table = self.table
+        for table in tables {
+            do throws(RouterError) {
+                try router.load(file: table, mode: .merge)
+            } catch {
+                throw Failure(error.code == .table ? "\(table): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")\n"
+                              + error.message : error.message)
+            }
+        }
         do throws(RouterError) {
-            if let table { try router.load(file: table) }
             try router.add(routes.map { r in
                 let eq = r.firstIndex(of: "=") ?? r.endIndex
                 return RouteSpec(String(r[..<eq]), target: eq < r.endIndex ? String(r[r.index(after: eq)...]) : "")
@@ -37,8 +45,7 @@ struct RouterOptions: ParsableArguments {
             let rules = stride(from: 0, to: ruleParts.count - 1, by: 2).map { (match: ruleParts[$0], target: ruleParts[$0 + 1]) }
             if !rules.isEmpty { try router.addRewrites(rules) }
         } catch {
-            throw Failure(error.code == .table ? "\(table ?? "table"): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")\n"
-                          + error.message : error.message)
+            throw Failure(error.message)
         }
         return router
     }

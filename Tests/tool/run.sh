@@ -72,6 +72,11 @@ case_ resolve-not-utf8-stdin 2 --stdin $'app://u/\xff\r\napp://u/2\n\napp://u/\x
 case_ resolve-not-utf8-route 2 --stderr -- resolve --route $'app://u/\xff=U' 'app://u/x'
 case_ explain-not-utf8 2 -- explain --route 'a://b=c' $'a://\xfe' 'a://b'
 case_ explain-not-utf8-json 2 -- explain --json --route 'a://b=c' $'a://\xfe'
+# --table repeated: every file loads, in order, merged (were all but the last ignored); --extra's usage error
+# shows resolve's usage line (was the root's)
+case_ resolve-tables 0 -- resolve --table $SHOP --table $T/warnings.json 'shop://cart' 'app://account'
+case_ resolve-tables-missing 2 --stderr -- resolve --table $T/none.json --table $SHOP 'shop://cart'
+case_ resolve-extra-usage 2 --stderr -- resolve --extra noeq --route 'a://b=c' 'a://b'
 # rewrite
 case_ rewrite 1 -- rewrite --rule '^old://(\w+)' 'app://$1' old://docs x://y
 case_ rewrite-json 0 -- rewrite --json --table $SHOP 'http://www.oldshop.example.com/search?q=red%20shoes'
