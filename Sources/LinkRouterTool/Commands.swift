@@ -26,7 +26,7 @@ struct LinkRouterCommand: ParsableCommand {
                       Bench.self, Version.self])
 }
 
-struct Resolve: ParsableCommand {
+struct Resolve: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Resolve URLs: one JSON object per URL (the match, as lr_match_to_json writes it).",
         discussion: """
@@ -42,13 +42,17 @@ struct Resolve: ParsableCommand {
     @Flag(help: "JSON output (the default for resolve; accepted for symmetry).") var json = false
     @Argument(help: "URLs to resolve; read from standard input, one per line, when none are given.") var urls: [String] = []
 
+    func validate() throws { _ = try keyValues(extra, "--extra") }
+
     func run() throws {
         try runCommand {
             let r = try router.makeRouter()
             let extras = Dictionary(try keyValues(extra, "--extra"), uniquingKeysWith: { $1 })
             var status: Int32 = 0
-            for url in inputURLs(urls) {
+            for input in inputURLs(urls) {
+                let url = input.text
                 do throws(RouterError) {
+                    guard input.isValidUTF8 else { throw InputURL.notUTF8 }
                     if let match = try r.resolve(url, extra: extras) {
                         print(match.json)
                     } else {
@@ -61,14 +65,7 @@ struct Resolve: ParsableCommand {
                         status = max(status, 1)
                     }
                 } catch {
-                    print(Output.json { w in
-                        w.beginObject()
-                        w.key("url"); w.string(url)
-                        w.key("status"); w.string("error")
-                        w.key("code"); w.raw(String(error.code.rawValue))
-                        w.key("error"); w.string(error.message)
-                        w.endObject()
-                    })
+                    print(errorObject(url, error))
                     status = 2
                 }
             }
@@ -77,12 +74,27 @@ struct Resolve: ParsableCommand {
     }
 }
 
-struct Rewrite: ParsableCommand {
+/// What resolve and rewrite --json print for a URL the router refuses:
+/// {"url", "status": "error", "code", "error"}.
+func errorObject(_ url: String, _ error: RouterError) -> String {
+    Output.json { w in
+        w.beginObject()
+        w.key("url"); w.string(url)
+        w.key("status"); w.string("error")
+        w.key("code"); w.raw(String(error.code.rawValue))
+        w.key("error"); w.string(error.message)
+        w.endObject()
+    }
+}
+
+struct Rewrite: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Rewrite URLs with the rewrite rules: one line per URL (the URL unchanged when no rule fires).",
         discussion: """
             Exit status: 0 when every URL was rewritten, 1 when some were not, 2 for refused input.
-            With --json, one object per URL: {"url", "rewritten" (null when no rule fired)}.
+            With --json, one object per URL: {"url", "rewritten" (null when no rule fired)}, or, for a URL the
+            router refuses, {"url", "status": "error", "code", "error"} as resolve prints it (without --json, a
+            refused URL prints no line; its error goes to standard error).
             Example: linkrouter rewrite --rule '^old://(\\w+)' 'app://$1' old://docs
             """)
 
@@ -94,8 +106,10 @@ struct Rewrite: ParsableCommand {
         try runCommand {
             let r = try router.makeRouter()
             var status: Int32 = 0
-            for url in inputURLs(urls) {
+            for input in inputURLs(urls) {
+                let url = input.text
                 do throws(RouterError) {
+                    guard input.isValidUTF8 else { throw InputURL.notUTF8 }
                     let rewritten = try r.rewrite(url)
                     if rewritten == nil { status = max(status, 1) }
                     if json {
@@ -110,7 +124,11 @@ struct Rewrite: ParsableCommand {
                         print(rewritten ?? url)
                     }
                 } catch {
-                    Output.error("linkrouter: \(url): \(error.message)")
+                    if json {
+                        print(errorObject(url, error))
+                    } else {
+                        Output.error("linkrouter: \(excerpt(url)): \(error.message)")
+                    }
                     status = 2
                 }
             }
@@ -119,7 +137,7 @@ struct Rewrite: ParsableCommand {
     }
 }
 
-struct Explain: ParsableCommand {
+struct Explain: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Explain why URLs route where they do, or nowhere.",
         discussion: """
@@ -136,12 +154,48 @@ struct Explain: ParsableCommand {
     @Flag(help: "One JSON object per URL (as lr_router_explain writes it).") var json = false
     @Argument(help: "URLs to explain; read from standard input when none are given.") var urls: [String] = []
 
+    func validate() throws { _ = try keyValues(extra, "--extra") }
+
     func run() throws {
         try runCommand {
             let r = try router.makeRouter()
             let extras = Dictionary(try keyValues(extra, "--extra"), uniquingKeysWith: { $1 })
             var status: Int32 = 0
-            for (i, url) in inputURLs(urls).enumerated() {
+            for (i, input) in inputURLs(urls).enumerated() {
+                guard input.isValidUTF8 else {
+                    // What explain says of a URL it refuses before any rule is tried (one too long, say).
+                    let error = InputURL.notUTF8
+                    if json {
+                        print(Output.json { w in
+                            w.beginObject()
+                            w.key("url"); w.string(input.text)
+                            w.key("result"); w.string("error")
+                            w.key("error"); w.beginObject()
+                            w.key("code"); w.raw(String(error.code.rawValue))
+                            w.key("message"); w.string(error.message)
+                            w.endObject()
+                            w.key("rewrite"); w.beginObject()
+                            w.key("rules"); w.beginArray(); w.endArray()
+                            w.key("fired"); w.raw("null")
+                            w.endObject()
+                            w.key("routed"); w.string(input.text)
+                            w.key("sequence"); w.beginArray(); w.endArray()
+                            w.key("candidates"); w.beginArray(); w.endArray()
+                            w.key("candidates_omitted"); w.raw("0")
+                            w.key("other_scheme_routes"); w.raw("0")
+                            w.key("route"); w.raw("null")
+                            w.key("params"); w.beginObject(); w.endObject()
+                            w.key("requires"); w.beginArray(); w.endArray()
+                            w.endObject()
+                        })
+                    } else {
+                        if i > 0 { print("") }
+                        print("url         \(input.text)\nrewrite     no rules\nresult      error \(error.code.rawValue): \(error.message)")
+                    }
+                    status = 2
+                    continue
+                }
+                let url = input.text
                 let explanation = r.explain(url, extra: extras, limit: limit)
                 if json {
                     print(explanation.json)
@@ -175,6 +229,8 @@ struct URLFor: ParsableCommand {
     @Flag(help: "Print {\"name\", \"url\"} as JSON.") var json = false
     @Argument(help: "The route's name.") var name: String
     @Argument(help: "Parameters: NAME=VALUE, or ?NAME=VALUE for the query.") var params: [String] = []
+
+    func validate() throws { _ = try keyValues(params, "a parameter") }
 
     func run() throws {
         try runCommand {
@@ -211,10 +267,16 @@ struct Bench: ParsableCommand {
     struct BenchRewrite: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rewrite",
                                                         abstract: "The rewrite engine with N rules (bench/runners/linkrouter-rewrite.sh).")
-        @Option(help: "How many rules.") var rules = 1_000
+        /// The most rules: each is a compiled regex with its URLs, and 10^6 of them already take minutes and
+        /// gigabytes; more would only fail to allocate (a trap, not a message).
+        static let maxRules = 1_000_000
+
+        @Option(help: "How many rules (1 to 1000000).") var rules = 1_000
 
         func validate() throws {
-            guard rules > 0 else { throw ValidationError("--rules expects a positive number") }
+            guard rules > 0, rules <= Self.maxRules else {
+                throw ValidationError("--rules expects a number from 1 to \(Self.maxRules), got \(rules)")
+            }
         }
 
         func run() throws {

@@ -7,8 +7,10 @@ import Glibc
 
 /// Where a command's router comes from: a table file, and/or routes and rules given one by one.
 struct RouterOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A route table file (JSON: docs/TABLES.md).", valueName: "file"))
-    var table: String?
+    @Option(name: .customLong("table"),
+            help: ArgumentHelp("A route table file (JSON: docs/TABLES.md). Repeat to load several, in order: each is merged into those before (a route that conflicts with an earlier file's is a problem).",
+                               valueName: "file"))
+    var tables: [String] = []
 
     @Option(name: .customLong("route"), help: ArgumentHelp("Add a route, split at the first '=': 'app://user/:id=UserPage'.",
                                                            valueName: "pattern=target"))
@@ -24,12 +26,18 @@ struct RouterOptions: ParsableArguments {
         for r in routes where !r.contains("=") { throw ValidationError("--route expects PATTERN=TARGET, got '\(r)'") }
     }
 
-    /// The router: the table file first, then the routes and rules of the command line.
+    /// The router: the table files first, in order, then the routes and rules of the command line.
     func makeRouter() throws -> Router {
         let router = Router()
-        let table = self.table
+        for table in tables {
+            do throws(RouterError) {
+                try router.load(file: table, mode: .merge)
+            } catch {
+                throw Failure(error.code == .table ? "\(table): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")\n"
+                              + error.message : error.message)
+            }
+        }
         do throws(RouterError) {
-            if let table { try router.load(file: table) }
             try router.add(routes.map { r in
                 let eq = r.firstIndex(of: "=") ?? r.endIndex
                 return RouteSpec(String(r[..<eq]), target: eq < r.endIndex ? String(r[r.index(after: eq)...]) : "")
@@ -37,8 +45,7 @@ struct RouterOptions: ParsableArguments {
             let rules = stride(from: 0, to: ruleParts.count - 1, by: 2).map { (match: ruleParts[$0], target: ruleParts[$0 + 1]) }
             if !rules.isEmpty { try router.addRewrites(rules) }
         } catch {
-            throw Failure(error.code == .table ? "\(table ?? "table"): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")\n"
-                          + error.message : error.message)
+            throw Failure(error.message)
         }
         return router
     }
@@ -52,14 +59,89 @@ func keyValues(_ items: [String], _ what: String) throws -> [(String, String)] {
     }
 }
 
-/// The URLs of the command line, or, when there are none, the non-empty lines of standard input.
-func inputURLs(_ given: [String]) -> [String] {
-    if !given.isEmpty { return given }
-    var urls: [String] = []
-    while let line = readLine() {
-        if !line.isEmpty { urls.append(line) }
+/// A URL to resolve, rewrite or explain: its text, and whether its bytes were valid UTF-8. An invalid one is
+/// refused as the library refuses one (code -2, "URL is not valid UTF-8"); its text then shows each invalid byte
+/// as \xNN.
+struct InputURL {
+    let text: String
+    let isValidUTF8: Bool
+
+    static let notUTF8 = RouterError(.invalidURL, "URL is not valid UTF-8")
+}
+
+/// The URLs of the command line, or, when there are none, the non-empty lines of standard input (read as bytes:
+/// a line that is not UTF-8 is refused, not repaired; a line ends at "\n" or "\r\n").
+func inputURLs(_ given: [String]) -> [InputURL] {
+    if !given.isEmpty {
+        return given.map { arg in
+            if let bytes = RawArguments.invalid[arg] { return InputURL(text: displayed(bytes), isValidUTF8: false) }
+            return InputURL(text: arg, isValidUTF8: true)
+        }
+    }
+    var data: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+        if n > 0 {
+            data += chunk[0..<n]
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            break
+        }
+    }
+    var urls: [InputURL] = []
+    for var line in data.split(separator: 10, omittingEmptySubsequences: false) {
+        if line.last == 13 { line = line.dropLast() }
+        if line.isEmpty { continue }
+        if let text = String(validating: line, as: UTF8.self) {
+            urls.append(InputURL(text: text, isValidUTF8: true))
+        } else {
+            urls.append(InputURL(text: displayed(line), isValidUTF8: false))
+        }
     }
     return urls
+}
+
+/// The command-line arguments that are not valid UTF-8. CommandLine.arguments would repair them (each bad byte
+/// becoming U+FFFD) and the tool would route a URL that was never given; main.swift hands the parser a stand-in
+/// for each instead (a NUL, which no argument can hold, and its position), and keeps its bytes here. A stand-in
+/// may only end up as a URL of resolve, rewrite or explain (refused there, one URL at a time, as the library
+/// refuses it); anywhere else (a route, a rule, a file name...) the command is refused before it runs.
+enum RawArguments {
+    nonisolated(unsafe) static var invalid: [String: [UInt8]] = [:]
+    /// The position (1 = the first argument after the command name) of each stand-in.
+    nonisolated(unsafe) static var positions: [String: Int] = [:]
+
+    static func standIn(_ position: Int) -> String { "\u{0}not-utf-8-argument-\(position)" }
+}
+
+/// `bytes` as text: valid UTF-8 as it is, each byte of an invalid sequence as \xNN.
+func displayed<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    var out = ""
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var position = bytes.startIndex
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let encoded):
+            out.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+            position = bytes.index(position, offsetBy: encoded.count)
+        case .error(let length):
+            for _ in 0..<length {
+                let hex = String(bytes[position], radix: 16, uppercase: true)
+                out += "\\x" + (hex.count == 1 ? "0" : "") + hex
+                position = bytes.index(after: position)
+            }
+        case .emptyInput:
+            return out
+        }
+    }
+}
+
+/// The commands whose URLs may be given as arguments that are not UTF-8 (each is refused as the library would).
+protocol TakesURLs {
+    var urls: [String] { get }
 }
 
 /// A refusal of the tool itself (a table that does not load, a file that cannot be read): the message goes to
