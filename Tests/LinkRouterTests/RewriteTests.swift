@@ -463,6 +463,16 @@ final class RewriteTests: XCTestCase {
             ("abc(*ACCEPT)def", ""),
             ("abc(?:x(*ACCEPT))def", ""),
             ("\\Qa|b\\Eabcd", "abcd"),
+            ("abcd\\E?", "abc"),
+            ("abcd\\E", "abcd"),
+            ("abcd\\Q\\E?", "abc"),
+            ("abcd\\E\\Q\\E*", "abc"),
+            ("abc\\.\\E?", "abc"),
+            ("(?:abcd)\\E?", ""),
+            ("xyz(?:abcd)\\Q\\E+", "xyz abcd"),
+            ("ab\\Q\\Ecd", "abcd"),
+            ("xyz\\Qab\\E?", "xyz"),
+            ("abcd+\\E?", "abcd"),
             ("xyz\\c|uvw", "xyz uvw"),
             ("abc\\x41bcd", "abc"),
             ("abc\\x{41}bcd", "abc"),
@@ -494,6 +504,49 @@ final class RewriteTests: XCTestCase {
             let needs = RequiredLiterals.needs(row.pattern).map(\.description).joined(separator: " ")
             XCTAssertEqual(needs, row.needs, "row '\(row.pattern)'")
             XCTAssertNoThrow(try Regex(row.pattern), "row '\(row.pattern)' compiles")
+        }
+    }
+
+    /// B35: PCRE2 ignores `\E` outside `\Q…\E` and an empty `\Q\E`, so a quantifier after them applies to the
+    /// atom before them. The scan read them as the end of the run, kept "abcd" of `abcd\E?` as required, and the
+    /// index left the rule out for "x://abc": a later rule fired. Each row: a pattern, a URL, and whether the
+    /// pattern alone matches it; the rule sits among five others (the index in use) before a catch-all `^x://`.
+    func testIgnoredBackslashEKeepsTheQuantifierOnItsAtom() throws {
+        let rows: [(pattern: String, url: String, matches: Bool)] = [
+            ("^x://[0-9]+/[i]tems\\E?", "x://42/item", true),
+            ("^x://[0-9]+/[i]tems\\E?", "x://42/items", true),
+            ("abcd\\E?", "x://abc", true),
+            ("abcd\\Q\\E?", "x://abc", true),
+            ("abcd\\Q\\E*", "x://abc", true),
+            ("abcd\\Q\\E{0}", "x://abc", true),
+            ("abcd\\E\\Q\\E\\E?", "x://abc", true),
+            ("abc\\.\\E?", "x://abc", true),
+            ("(?:abcd)\\E?", "x://", true),
+            ("(?:abcd)\\Q\\E{0,1}", "x://", true),
+            ("(abcd)\\E\\E*", "x://", true),
+            ("(?i)abcd\\Q\\E?", "x://ABC", true),
+            ("\\Qab\\E?cdef", "x://acdef", true),  // the quantifier applies to "b" only
+            ("\\Qab\\E?cdef", "x://bcdef", false),
+            ("xyz\\Qab\\E?", "x://xyza", true),
+            ("ab\\Q\\Ecd", "x://abcd", true),  // an empty \Q\E inside a run
+            ("ab\\Q\\Ecd", "x://ab", false),
+            ("abcd\\E", "x://abcd", true),
+            ("abcd\\E", "x://abc", false),
+            ("abcd+\\E?", "x://abcd", true),  // "+\E?" is a lazy "+": "d" is still required
+            ("abcd+\\E?", "x://abc", false),
+            ("abcd\\E?", "x://ab", false),
+        ]
+        let fillers: [Rule] = (0..<5).map { ("^zqx\($0)://qqfill", "app://filler\($0)") }
+        for row in rows {
+            XCTAssertEqual(try Self.groups(Regex(row.pattern), row.url) != nil, row.matches, "row '\(row.pattern)' on '\(row.url)' alone")
+            let rules = fillers + [(row.pattern, "app://wanted"), ("^x://", "app://other")]
+            let set = try RewriteRules.empty.adding(rules, limits: .default)
+            let expected = row.matches ? "app://wanted" : "app://other"
+            XCTAssertEqual(try set.rewriteLinear(row.url), expected, "row '\(row.pattern)' on '\(row.url)': linear")
+            XCTAssertEqual(try set.rewrite(row.url), expected, "row '\(row.pattern)' on '\(row.url)': index")
+            let router = Router()
+            try router.addRewrites(rules)
+            XCTAssertEqual(try router.rewrite(row.url), expected, "row '\(row.pattern)' on '\(row.url)': Router")
         }
     }
 

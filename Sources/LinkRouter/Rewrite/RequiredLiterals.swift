@@ -5,8 +5,9 @@
 /// `+` / `{n,…}` end the run after the atom. A group is read recursively (`(…)`, `(?:…)`, `(?<name>…)`,
 /// `(?>…)`, `(?|…)`, `(?i:…)`) and, unless it may repeat zero times, adds what its alternatives need
 /// ("one of" when there are several); lookarounds add nothing. Classes, `.`, anchors and escapes such as `\d`
-/// end a run; an escape whose length the scan does not know (`\x{…}`, `\p{…}`, back references…) stops
-/// literals for the rest of its concatenation. A leading `(?i)` (or `(?i:`) makes the scan drop `i`, `k`, `s`
+/// end a run; `\E` outside `\Q…\E` and an empty `\Q\E` are skipped as PCRE2 skips them (a quantifier after
+/// them applies to the atom before them); an escape whose length the scan does not know (`\x{…}`, `\p{…}`, back
+/// references…) stops literals for the rest of its concatenation. A leading `(?i)` (or `(?i:`) makes the scan drop `i`, `k`, `s`
 /// and non-ASCII characters, which have case variants outside ASCII (K is also U+212A). Anything else it does
 /// not fully understand — other option settings, verbs `(*…)`, comments, conditionals, recursion — gives nil:
 /// the rule is tried for every URL.
@@ -201,6 +202,7 @@ enum RequiredLiterals {
                     endRun()
                     guard let group = group(caseless: caseless) else { return nil }
                     var required = group.required
+                    i = skipIgnored(i)  // "(abcd)\E?": the quantifier applies to the group
                     if i < n, let q = quantifier(i) {
                         i = q.end
                         if q.minZero { required = false }
@@ -226,7 +228,11 @@ enum RequiredLiterals {
                 case ASCII.backslash:
                     guard i &+ 1 < n else { return nil }
                     let c = p[i &+ 1]
-                    if c >= 0x80 {  // an escaped non-ASCII character: skip it whole
+                    if ignored(at: i) > 0 {
+                        // "\E" outside "\Q…\E" and an empty "\Q\E": PCRE2 ignores them, so a quantifier after them
+                        // applies to the atom before them ("abcd\E?" is "abcd?"). The run and its last atom go on.
+                        i = skipIgnored(i)
+                    } else if c >= 0x80 {  // an escaped non-ASCII character: skip it whole
                         endRun()
                         blind = true
                         i &+= 1 &+ (c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2)
@@ -271,6 +277,24 @@ enum RequiredLiterals {
             }
             endRun()
             return needs
+        }
+
+        /// The length of a sequence PCRE2 ignores at `at`: 2 for "\E" outside "\Q…\E", 4 for an empty "\Q\E"; else 0.
+        private func ignored(at: Int) -> Int {
+            guard at &+ 1 < n, p[at] == ASCII.backslash else { return 0 }
+            if p[at &+ 1] == 0x45 { return 2 }  // \E
+            if p[at &+ 1] == 0x51, at &+ 3 < n, p[at &+ 2] == ASCII.backslash, p[at &+ 3] == 0x45 { return 4 }  // \Q\E
+            return 0
+        }
+
+        /// The index after any run of sequences PCRE2 ignores (`ignored(at:)`) starting at `at`.
+        private func skipIgnored(_ at: Int) -> Int {
+            var k = at
+            while true {
+                let length = ignored(at: k)
+                if length == 0 { return k }
+                k &+= length
+            }
         }
 
         /// The group opening at `i`, consumed with its `)`: its alternatives and whether the match must contain
@@ -405,7 +429,7 @@ enum RequiredLiterals {
     }
 
     /// Escapes two bytes long that stand for a character type, a single character or an assertion.
-    fileprivate static let twoByteEscapes: Set<UInt8> = Set("dDsSwWhHvVRXbBAzZGKEntrfea".utf8)
+    fileprivate static let twoByteEscapes: Set<UInt8> = Set("dDsSwWhHvVRXbBAzZGKntrfea".utf8)
 
     /// ASCII letters whose case-insensitive matches include a non-ASCII character (U+212A KELVIN SIGN,
     /// U+017F LONG S; "i" for the Turkish dotted and dotless I of newer PCRE2 options).
