@@ -585,6 +585,52 @@ final class RewriteTests: XCTestCase {
         }
     }
 
+    /// B38: the index kept every 4-gram of every literal run and is rebuilt over all keys at each change, so 100
+    /// rules of 20 KB literals took 9.7 s to add one by one. A run now keeps at most `maxGramsPerRun` grams,
+    /// spread across it (any one suffices). Rows: run length → keys kept (random letters: all grams distinct).
+    func testLongLiteralRunsKeepABoundedSampleOfGrams() throws {
+        XCTAssertEqual(RequiredLiterals.maxGramsPerRun, 16)
+        var g = SplitMix(seed: 38)
+        func letters(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(0x61 + g.next(26)) } }
+        let rows: [(length: Int, keys: Int)] = [(2, 0), (3, 1), (4, 1), (10, 7), (19, 16), (20, 16), (64, 16), (20_000, 16)]
+        for row in rows {
+            var keys = Set<UInt64>()
+            RequiredLiterals.need(forRun: letters(row.length))?.collectKeys(into: &keys)
+            XCTAssertEqual(keys.count, row.keys, "run of \(row.length) bytes")
+        }
+        // The first and the last gram are kept; a 64-byte run's 16 grams cover every byte.
+        let run = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ.-".utf8).map(ASCII.lowercased)
+        if case .grams(let keys, _)? = RequiredLiterals.need(forRun: run) {
+            let starts = (0...(run.count - 4)).filter { at in
+                keys.contains(RequiredLiterals.key4(run[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }))
+            }
+            XCTAssertEqual(starts.first, 0)
+            XCTAssertEqual(starts.last, run.count - 4)
+            XCTAssertTrue(zip(starts, starts.dropFirst()).allSatisfy { $1 - $0 <= 4 }, "gaps \(starts)")
+        } else {
+            XCTFail("a 64-byte run gives grams")
+        }
+        // 100 rules of 20 KB literals, added one by one: at most 16 keys each, and each rule still found.
+        let router = Router()
+        var literals: [String] = []
+        for i in 0..<100 {
+            let literal = String(decoding: letters(20_000), as: UTF8.self)
+            literals.append(literal)
+            try router.addRewrite(literal, target: "app://r\(i)")
+        }
+        let set = router.withState { $0.rewrites }
+        XCTAssertEqual(set.entries.count, 100)
+        XCTAssertEqual(set.entries.map(\.keys.count).max(), 16)
+        for (i, literal) in literals.enumerated() {
+            XCTAssertEqual(try router.rewrite("x://" + literal + "/y"), "app://r\(i)", "rule \(i)")
+            XCTAssertTrue(set.candidates(for: "x://" + literal).contains(i), "rule \(i) is a candidate")
+        }
+        // A URL with one of the literals cut in the middle: no rule matches, the index agrees with the scan.
+        let cut = "x://" + literals[7].prefix(10_000) + "/" + literals[7].dropFirst(10_001)
+        XCTAssertNil(try set.rewrite(cut))
+        XCTAssertNil(try set.rewriteLinear(cut))
+    }
+
     // MARK: The index against the linear scan
 
     /// 1,000 generated rules with overlapping literals and some always-candidates; a few thousand URLs give
