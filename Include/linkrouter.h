@@ -363,7 +363,8 @@ int lr_router_resolve_packed(lr_router *r, const char *url, size_t url_len, void
  * ------------------------------------------------------------------------------------------------------------ */
 
 /* Adds a rule; a rule with the same `match` already present gets the new target in place (keeps its position).
-   LR_OK, LR_EREGEX (PCRE2's message and offset), LR_EPATTERN (bad template, with offset), LR_EINVAL, LR_EMISUSE. */
+   LR_OK, LR_EREGEX (PCRE2's message and offset), LR_EPATTERN (bad template, with offset), LR_EINVAL, LR_EMISUSE;
+   LR_ELIMIT for a match or target over 64 MiB (as a route's strings), refused before it is copied. */
 int lr_router_add_rewrite(lr_router *r, const char *match, const char *target);
 
 /* Adds `count` rules in order, all or none; *failed_index (when not NULL) names the refused rule. */

@@ -6,7 +6,9 @@ import LinkRouter
 public func lr_router_add_rewrite(_ r: Handle?, _ match: CString?, _ target: CString?) -> Int32 {
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add_rewrite"
-        try router(r, f).addRewrite(text(match, "match", f), target: text(target, "target", f))
+        // A string longer than a rule may store is refused before it is copied.
+        let limit = Limits.maxRouteText
+        try router(r, f).addRewrite(text(match, "match", f, maxLength: limit), target: text(target, "target", f, maxLength: limit))
         return 0
     }
 }
@@ -17,7 +19,8 @@ public func lr_router_add_rewrites(_ r: Handle?, _ matches: UnsafePointer<CStrin
     guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_add_rewrites"
         let router = try router(r, f)
-        try bulk(matches, targets, n, failedIndex, f, item: "rewrite rule", names: ("matches", "targets")) { ms, ts throws(RouterError) in
+        try bulk(matches, targets, n, failedIndex, f, item: "rewrite rule", names: ("matches", "targets"),
+                 maxLength: Limits.maxRouteText) { ms, ts throws(RouterError) in
             try router.addRewrites(zip(ms, ts).map { (match: $0, target: $1) })
         }
         return 0

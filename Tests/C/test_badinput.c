@@ -632,6 +632,27 @@ static void test_rewrite_errors(void)
         expect_rules_unchanged(r, rows[i].match, __LINE__);
         expect_unchanged(r, rows[i].match, __LINE__);
     }
+    /* B37, fixed: a rule's match or target over 64 MiB (a route's limit) is LR_ELIMIT, refused before it is copied,
+       with its length in the message; nothing is added, alone or in bulk. */
+    char *huge = repeat("app://", "a", ((size_t)1 << 26) + 10, ""); /* 2^26 + 16 bytes */
+    const struct {
+        const char *what, *match, *target;
+    } big[] = {{"target", "^big://", huge}, {"match", huge, "app://big"}};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        EXPECT_INT(lr_router_add_rewrite(r, big[i].match, big[i].target), LR_ELIMIT);
+        char want[96];
+        snprintf(want, sizeof want, "%s of 67108880 bytes is longer than 67108864 bytes", big[i].what);
+        EXPECT_TRUE(strstr(lr_last_error(), want) != NULL, "the message gives the length and the limit");
+        expect_readable_error(LR_ELIMIT, __LINE__);
+        expect_rules_unchanged(r, big[i].what, __LINE__);
+    }
+    const char *big_matches[] = {"^b://", "^big://"};
+    const char *big_targets[] = {"app://b", huge};
+    size_t big_failed = 99;
+    EXPECT_INT(lr_router_add_rewrites(r, big_matches, big_targets, 2, &big_failed), LR_ELIMIT);
+    EXPECT_INT(big_failed, 1);
+    expect_rules_unchanged(r, "a bulk add with a 64 MiB + 16 target", __LINE__);
+    free(huge);
     /* A bulk add of rules is all or none. */
     const char *matches[] = {"^b://", "^c://", "(bad", "^d://"};
     const char *targets[] = {"app://b", "app://c", "app://x", "app://d"};

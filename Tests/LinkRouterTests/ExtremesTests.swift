@@ -74,6 +74,39 @@ final class ExtremesTests: XCTestCase {
         XCTAssertEqual(router.count, 1)
     }
 
+    /// B37: a rewrite rule's match and target are bounded as a route's strings are (they had no cap: a 64 MiB+
+    /// target was added, and the template's 32-bit offsets would wrap at 2 GiB). Rows: the rules added (alone or
+    /// in bulk) → the code, the message, and the rules left (the one rule added first, its target unchanged).
+    func testRewriteLengthsHaveLimits() throws {
+        let router = Router()
+        try router.addRewrite("^x://", target: "app://x")
+        let over = Limits.maxRouteText + 16
+        let long = "app://" + String(repeating: "a", count: over - 6)
+        let rows: [(what: String, rules: [(match: String, target: String)], message: String)] = [
+            ("target", [("^y://", long)], "rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+            ("match", [(long, "app://y")], "rewrite match of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+            ("target of a rule in place", [("^x://", long)],
+             "rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+            ("second of a bulk add", [("^y://", "app://y"), ("^z://", long)],
+             "rewrite rule 1: rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+        ]
+        for row in rows {
+            XCTAssertThrowsError(try router.addRewrites(row.rules), row.what) { error in
+                XCTAssertEqual((error as? RouterError)?.code, .limit, row.what)
+                XCTAssertEqual((error as? RouterError)?.message, row.message, row.what)
+            }
+            XCTAssertEqual(router.rewriteRules.map { "\($0.match) \($0.target)" }, ["^x:// app://x"], row.what)
+        }
+        // A table file's rules are bounded the same way: a /rewrites/i problem, code limit, nothing loaded.
+        let document = "{\"version\": 1, \"rewrites\": [{\"match\": \"^y://\", \"target\": \"app://y\"}, "
+            + "{\"match\": \"^z://\", \"target\": \"\(long)\"}]}"
+        XCTAssertThrowsError(try router.load(json: document, mode: .merge)) { error in
+            XCTAssertEqual((error as? RouterError)?.problems.map { "\($0.pointer) \($0.code) \($0.reason)" },
+                           ["/rewrites/1 limit rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"])
+        }
+        XCTAssertEqual(router.rewriteRules.map { "\($0.match) \($0.target)" }, ["^x:// app://x"])
+    }
+
     // MARK: Stacks
 
     /// The deepest searches and nested views the limits allow, on a thread with a 512 KiB stack. The search

@@ -130,6 +130,41 @@ final class RewriteTests: XCTestCase {
         ])
     }
 
+    /// B36: with `(?J)` a name may have many groups, and a target may name it many times. The template stored
+    /// every group number of the name once per reference (references × groups: 2,000 groups and 200,000
+    /// references took 11 s and 3 GB to add) and walked them all per reference at each expansion. Now each
+    /// distinct name's groups are stored once and resolved once per match. Rows: (groups per name, references,
+    /// names) → stored group numbers; then expansions with duplicate names that are set in different places.
+    func testDuplicateNamesAreStoredOncePerName() throws {
+        let rows: [(groups: Int, references: Int, names: [String], stored: Int, distinct: Int)] = [
+            (1, 1, ["a"], 1, 1),
+            (1, 500, ["a"], 1, 1),
+            (300, 1, ["a"], 300, 1),
+            (300, 1_000, ["a"], 300, 1),  // was 300,000
+            (100, 400, ["a", "b"], 200, 2),  // was 40,000
+            (50, 3, ["a", "b", "c"], 150, 3),
+        ]
+        for row in rows {
+            // (?J)(?:(?<a>x)|(?<a>x)|…)(?:(?<b>x)|…): `groups` groups per name.
+            let regex = "(?J)" + row.names.map { name in
+                "(?:" + (0..<row.groups).map { _ in "(?<\(name)>x)" }.joined(separator: "|") + ")?"
+            }.joined()
+            let target = "app://t/" + (0..<row.references).map { "${\(row.names[$0 % row.names.count])}" }.joined()
+            let rule = try RewriteRule(match: regex, target: target)
+            XCTAssertEqual(rule.template.storedGroupNumbers, row.stored, "row \(row.groups)×\(row.references) \(row.names)")
+            XCTAssertEqual(rule.template.distinctNames, row.distinct, "row \(row.groups)×\(row.references) \(row.names)")
+        }
+        // Expansion: the first group of each name that is set, however often and in whatever mode it is named.
+        let dup = "(?J)^(?:x(?<a>\\d)|y(?<a>[a-z])|z(?<a>.)?)-(?:(?<b>\\d+)|(?<b>\\w+))"
+        check([
+            Row("first alternative", dup, "${a}${b}${a}[$${a}][$#{b}]", "x1-22", "1221[1][22]"),
+            Row("second alternative", dup, "${a}${b}${a}[$${a}][$#{b}]", "yq-ww", "qwwq[q][ww]"),
+            Row("third alternative, set", dup, "${a}${b}${a}[$${a}]", "z -7", " 7 [%20]"),
+            Row("third alternative, unset", dup, "[${a}]${b}[${a}]", "z-7", "[]7[]"),
+            Row("numbers and names mixed", dup, "$1$2$3:${a}:$4$5:${b}", "yq-ab", "q:q:ab:ab"),
+        ])
+    }
+
     // MARK: Ordering, replacement, removal
 
     func testOrdering() {
@@ -463,6 +498,16 @@ final class RewriteTests: XCTestCase {
             ("abc(*ACCEPT)def", ""),
             ("abc(?:x(*ACCEPT))def", ""),
             ("\\Qa|b\\Eabcd", "abcd"),
+            ("abcd\\E?", "abc"),
+            ("abcd\\E", "abcd"),
+            ("abcd\\Q\\E?", "abc"),
+            ("abcd\\E\\Q\\E*", "abc"),
+            ("abc\\.\\E?", "abc"),
+            ("(?:abcd)\\E?", ""),
+            ("xyz(?:abcd)\\Q\\E+", "xyz abcd"),
+            ("ab\\Q\\Ecd", "abcd"),
+            ("xyz\\Qab\\E?", "xyz"),
+            ("abcd+\\E?", "abcd"),
             ("xyz\\c|uvw", "xyz uvw"),
             ("abc\\x41bcd", "abc"),
             ("abc\\x{41}bcd", "abc"),
@@ -495,6 +540,95 @@ final class RewriteTests: XCTestCase {
             XCTAssertEqual(needs, row.needs, "row '\(row.pattern)'")
             XCTAssertNoThrow(try Regex(row.pattern), "row '\(row.pattern)' compiles")
         }
+    }
+
+    /// B35: PCRE2 ignores `\E` outside `\Q…\E` and an empty `\Q\E`, so a quantifier after them applies to the
+    /// atom before them. The scan read them as the end of the run, kept "abcd" of `abcd\E?` as required, and the
+    /// index left the rule out for "x://abc": a later rule fired. Each row: a pattern, a URL, and whether the
+    /// pattern alone matches it; the rule sits among five others (the index in use) before a catch-all `^x://`.
+    func testIgnoredBackslashEKeepsTheQuantifierOnItsAtom() throws {
+        let rows: [(pattern: String, url: String, matches: Bool)] = [
+            ("^x://[0-9]+/[i]tems\\E?", "x://42/item", true),
+            ("^x://[0-9]+/[i]tems\\E?", "x://42/items", true),
+            ("abcd\\E?", "x://abc", true),
+            ("abcd\\Q\\E?", "x://abc", true),
+            ("abcd\\Q\\E*", "x://abc", true),
+            ("abcd\\Q\\E{0}", "x://abc", true),
+            ("abcd\\E\\Q\\E\\E?", "x://abc", true),
+            ("abc\\.\\E?", "x://abc", true),
+            ("(?:abcd)\\E?", "x://", true),
+            ("(?:abcd)\\Q\\E{0,1}", "x://", true),
+            ("(abcd)\\E\\E*", "x://", true),
+            ("(?i)abcd\\Q\\E?", "x://ABC", true),
+            ("\\Qab\\E?cdef", "x://acdef", true),  // the quantifier applies to "b" only
+            ("\\Qab\\E?cdef", "x://bcdef", false),
+            ("xyz\\Qab\\E?", "x://xyza", true),
+            ("ab\\Q\\Ecd", "x://abcd", true),  // an empty \Q\E inside a run
+            ("ab\\Q\\Ecd", "x://ab", false),
+            ("abcd\\E", "x://abcd", true),
+            ("abcd\\E", "x://abc", false),
+            ("abcd+\\E?", "x://abcd", true),  // "+\E?" is a lazy "+": "d" is still required
+            ("abcd+\\E?", "x://abc", false),
+            ("abcd\\E?", "x://ab", false),
+        ]
+        let fillers: [Rule] = (0..<5).map { ("^zqx\($0)://qqfill", "app://filler\($0)") }
+        for row in rows {
+            XCTAssertEqual(try Self.groups(Regex(row.pattern), row.url) != nil, row.matches, "row '\(row.pattern)' on '\(row.url)' alone")
+            let rules = fillers + [(row.pattern, "app://wanted"), ("^x://", "app://other")]
+            let set = try RewriteRules.empty.adding(rules, limits: .default)
+            let expected = row.matches ? "app://wanted" : "app://other"
+            XCTAssertEqual(try set.rewriteLinear(row.url), expected, "row '\(row.pattern)' on '\(row.url)': linear")
+            XCTAssertEqual(try set.rewrite(row.url), expected, "row '\(row.pattern)' on '\(row.url)': index")
+            let router = Router()
+            try router.addRewrites(rules)
+            XCTAssertEqual(try router.rewrite(row.url), expected, "row '\(row.pattern)' on '\(row.url)': Router")
+        }
+    }
+
+    /// B38: the index kept every 4-gram of every literal run and is rebuilt over all keys at each change, so 100
+    /// rules of 20 KB literals took 9.7 s to add one by one. A run now keeps at most `maxGramsPerRun` grams,
+    /// spread across it (any one suffices). Rows: run length → keys kept (random letters: all grams distinct).
+    func testLongLiteralRunsKeepABoundedSampleOfGrams() throws {
+        XCTAssertEqual(RequiredLiterals.maxGramsPerRun, 16)
+        var g = SplitMix(seed: 38)
+        func letters(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(0x61 + g.next(26)) } }
+        let rows: [(length: Int, keys: Int)] = [(2, 0), (3, 1), (4, 1), (10, 7), (19, 16), (20, 16), (64, 16), (20_000, 16)]
+        for row in rows {
+            var keys = Set<UInt64>()
+            RequiredLiterals.need(forRun: letters(row.length))?.collectKeys(into: &keys)
+            XCTAssertEqual(keys.count, row.keys, "run of \(row.length) bytes")
+        }
+        // The first and the last gram are kept; a 64-byte run's 16 grams cover every byte.
+        let run = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ.-".utf8).map(ASCII.lowercased)
+        if case .grams(let keys, _)? = RequiredLiterals.need(forRun: run) {
+            let starts = (0...(run.count - 4)).filter { at in
+                keys.contains(RequiredLiterals.key4(run[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) }))
+            }
+            XCTAssertEqual(starts.first, 0)
+            XCTAssertEqual(starts.last, run.count - 4)
+            XCTAssertTrue(zip(starts, starts.dropFirst()).allSatisfy { $1 - $0 <= 4 }, "gaps \(starts)")
+        } else {
+            XCTFail("a 64-byte run gives grams")
+        }
+        // 100 rules of 20 KB literals, added one by one: at most 16 keys each, and each rule still found.
+        let router = Router()
+        var literals: [String] = []
+        for i in 0..<100 {
+            let literal = String(decoding: letters(20_000), as: UTF8.self)
+            literals.append(literal)
+            try router.addRewrite(literal, target: "app://r\(i)")
+        }
+        let set = router.withState { $0.rewrites }
+        XCTAssertEqual(set.entries.count, 100)
+        XCTAssertEqual(set.entries.map(\.keys.count).max(), 16)
+        for (i, literal) in literals.enumerated() {
+            XCTAssertEqual(try router.rewrite("x://" + literal + "/y"), "app://r\(i)", "rule \(i)")
+            XCTAssertTrue(set.candidates(for: "x://" + literal).contains(i), "rule \(i) is a candidate")
+        }
+        // A URL with one of the literals cut in the middle: no rule matches, the index agrees with the scan.
+        let cut = "x://" + literals[7].prefix(10_000) + "/" + literals[7].dropFirst(10_001)
+        XCTAssertNil(try set.rewrite(cut))
+        XCTAssertNil(try set.rewriteLinear(cut))
     }
 
     // MARK: The index against the linear scan

@@ -393,7 +393,8 @@ public final class Router: Sendable {
     // MARK: Rewrite rules
 
     /// Adds a rewrite rule (SPEC §5): `match` is a PCRE2 regex, `target` a template. A rule whose `match`
-    /// exists already gets the new target in place. Throws `.regex` or `.pattern`.
+    /// exists already gets the new target in place. Throws `.regex` or `.pattern`, and `.limit` for a `match` or
+    /// `target` longer than `Limits.maxRouteText`.
     public func addRewrite(_ match: String, target: String) throws(RouterError) {
         try addRewrites([(match: match, target: target)])
     }

@@ -256,6 +256,9 @@ package final class RegexScratch {
     @exclusivity(unchecked) package private(set) var subject = ByteSpan.empty
     /// True while a caller is using this scratch (a re-entrant caller on the same thread gets a private one).
     @exclusivity(unchecked) private var busy = false
+    /// Room for a template's resolved names (`nameSlots`), grown on demand, freed in deinit.
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Int32>?
+    @exclusivity(unchecked) private var slotCapacity = 0
 
     private init() {
         // SAFETY: a fresh match context and JIT stack owned by this object, freed in deinit.
@@ -275,6 +278,20 @@ package final class RegexScratch {
         pcre2_match_data_free_8(matchData)
         pcre2_match_context_free_8(context)
         pcre2_jit_stack_free_8(jitStack)
+        free(slots)
+    }
+
+    /// Room for `count` Int32 values, valid until the next call on this scratch; nil when it cannot be allocated.
+    @inline(__always)
+    package func nameSlots(_ count: Int) -> UnsafeMutablePointer<Int32>? {
+        if count > slotCapacity {
+            // SAFETY: the old block is not in use (expansions run one at a time on this scratch) and is freed once.
+            free(slots)
+            let capacity = max(count, 16)
+            slots = malloc(capacity &* MemoryLayout<Int32>.stride)?.bindMemory(to: Int32.self, capacity: capacity)
+            slotCapacity = slots == nil ? 0 : capacity
+        }
+        return slots
     }
 
     /// Makes room for `pairs` ovector pairs and applies `limits`; false when memory could not be allocated.

@@ -8,7 +8,9 @@ final class RewriteRule: Sendable {
     let keys: [UInt64]
 
     /// Compiles `match` (or reuses `regex`, compiled from the same text) and parses `target` against it.
+    /// Throws `.limit` first for a `match` or `target` longer than `Limits.maxRouteText`.
     init(match: String, target: String, regex: Regex? = nil, needs: [RequiredLiterals.Need]? = nil) throws(RouterError) {
+        try Limits.checkStorableRewrite(match: match, target: target)
         let compiled: Regex
         if let regex { compiled = regex } else { compiled = try Regex(match) }
         self.match = match

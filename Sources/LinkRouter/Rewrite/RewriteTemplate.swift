@@ -42,10 +42,16 @@ package final class RewriteTemplate: @unchecked Sendable {
         enum Kind: UInt8, BitwiseCopyable { case literal, group, named, part }
         var kind: Kind
         var mode: Mode
-        /// literal: start in `literals`; group: the number; named: start in `namedGroups`; part: the Part.
+        /// literal: start in `literals`; group: the number; named: the name's index in `names`; part: the Part.
         var a: Int32
-        /// literal: length; named: how many groups.
+        /// literal: length.
         var b: Int32
+    }
+
+    /// A distinct name's groups: a range of `namedGroups`.
+    struct NameRange: BitwiseCopyable, Sendable {
+        var start: Int32
+        var count: Int32
     }
 
     /// The template as given.
@@ -53,7 +59,9 @@ package final class RewriteTemplate: @unchecked Sendable {
     private let pieces: UnsafeMutableBufferPointer<Piece>
     /// Literal text with escapes removed; literal pieces are ranges of it.
     private let literals: UnsafeMutableBufferPointer<UInt8>
-    /// Group numbers of the `${name}` references, flat.
+    /// The distinct names of the `${name}` references: each a range of `namedGroups` (start, count).
+    private let names: UnsafeMutableBufferPointer<NameRange>
+    /// The group numbers of each distinct name, once per name however often it is referenced, flat.
     private let namedGroups: UnsafeMutableBufferPointer<Int32>
     /// Whether a `$scheme`... word appears (the URL is parsed only then).
     private let usesParts: Bool
@@ -68,6 +76,8 @@ package final class RewriteTemplate: @unchecked Sendable {
         var pieces: [Piece] = []
         var literals: [UInt8] = []
         var named: [Int32] = []
+        var names: [NameRange] = []
+        var nameIndex: [ArraySlice<UInt8>: Int32] = [:]  // a name's index in `names`
         var usesParts = false
         var maxGroup = 0
 
@@ -143,15 +153,21 @@ package final class RewriteTemplate: @unchecked Sendable {
                         throw fail(start, "group \(String(decoding: name, as: UTF8.self)) does not exist")
                     }
                     try group(number, at: start, mode)
+                } else if let index = nameIndex[name] {
+                    pieces.append(Piece(kind: .named, mode: mode, a: index, b: 0))
                 } else {
+                    // A name's groups are looked up and stored once: with (?J) a name may have thousands of groups,
+                    // and a target may name it thousands of times.
                     let groups = name.withUnsafeBufferPointer { regex.groups(named: ByteSpan(start: $0.baseAddress, count: $0.count)) }
                     guard let highest = groups.last else {
                         throw fail(start, "the regex has no group named '\(excerpt(String(decoding: name, as: UTF8.self)))'")
                     }
                     maxGroup = max(maxGroup, highest)
-                    pieces.append(Piece(kind: .named, mode: mode, a: Int32(truncatingIfNeeded: named.count),
-                                        b: Int32(truncatingIfNeeded: groups.count)))
+                    let index = Int32(truncatingIfNeeded: names.count)
+                    nameIndex[name] = index
+                    names.append(NameRange(start: Int32(truncatingIfNeeded: named.count), count: Int32(truncatingIfNeeded: groups.count)))
                     named.append(contentsOf: groups.map { Int32(truncatingIfNeeded: $0) })
+                    pieces.append(Piece(kind: .named, mode: mode, a: index, b: 0))
                 }
                 i = close &+ 1
             } else if ASCII.isNameByte(c) {
@@ -173,6 +189,7 @@ package final class RewriteTemplate: @unchecked Sendable {
         self.text = target
         self.pieces = RewriteTemplate.copy(pieces, filler: Piece(kind: .literal, mode: .raw, a: 0, b: 0))
         self.literals = RewriteTemplate.copy(literals, filler: 0)
+        self.names = RewriteTemplate.copy(names, filler: NameRange(start: 0, count: 0))
         self.namedGroups = RewriteTemplate.copy(named, filler: 0)
         self.usesParts = usesParts
         self.groupsNeeded = maxGroup &+ 1
@@ -183,6 +200,7 @@ package final class RewriteTemplate: @unchecked Sendable {
         // running because every caller holds a strong reference to the template while expanding.
         pieces.deallocate()
         literals.deallocate()
+        names.deallocate()
         namedGroups.deallocate()
     }
 
@@ -201,6 +219,12 @@ package final class RewriteTemplate: @unchecked Sendable {
     @inline(__always)
     package func expand(url: ByteSpan, scratch: RegexScratch, into out: inout ByteWriter, maxLength: Int) throws(RouterError) {
         let parts = usesParts ? (URLParts.parse(url, requireScheme: false) ?? URLParts()) : URLParts()
+        // Each distinct name resolved once for this match (its first group that is set; -1: none), not once per
+        // reference. Without room for that (an allocation failed), each reference walks its name's groups.
+        let resolved = names.isEmpty ? nil : scratch.nameSlots(names.count)
+        if let resolved {
+            for k in 0..<names.count { resolved[k] = firstSetGroup(names[k], scratch) }
+        }
         let mark = out.count
         let lit = literals.baseAddress
         for piece in pieces {
@@ -213,7 +237,9 @@ package final class RewriteTemplate: @unchecked Sendable {
             case .group:
                 value = scratch.group(Int(piece.a)) ?? .empty
             case .named:
-                value = firstSet(piece, scratch)
+                let index = Int(piece.a)
+                let number = resolved.map { $0[index] } ?? (index < names.count ? firstSetGroup(names[index], scratch) : -1)
+                value = scratch.group(Int(number)) ?? .empty
             case .part:
                 value = partValue(Part(rawValue: UInt8(truncatingIfNeeded: piece.a)) ?? .url, parts, url)
             }
@@ -230,15 +256,21 @@ package final class RewriteTemplate: @unchecked Sendable {
         .limit("rewritten URL would be longer than maxURLLength (\(maxLength) bytes); rule target '\(excerpt(text))'")
     }
 
-    @inline(__always) private func firstSet(_ piece: Piece, _ scratch: RegexScratch) -> ByteSpan {
-        var k = Int(piece.a)
-        let end = k &+ Int(piece.b)
+    /// The number of the first group of a name that is set in the match, or -1 when none is.
+    @inline(__always) private func firstSetGroup(_ name: NameRange, _ scratch: RegexScratch) -> Int32 {
+        var k = Int(name.start)
+        let end = k &+ Int(name.count)
         while k < end && k < namedGroups.count {
-            if let value = scratch.group(Int(namedGroups[k])) { return value }
+            if scratch.group(Int(namedGroups[k])) != nil { return namedGroups[k] }
             k &+= 1
         }
-        return .empty
+        return -1
     }
+
+    /// How many group numbers the template stores for its `${name}` references (each distinct name's once).
+    package var storedGroupNumbers: Int { namedGroups.count }
+    /// How many distinct names its `${name}` references use.
+    package var distinctNames: Int { names.count }
 
     @inline(__always) private func partValue(_ part: Part, _ parts: URLParts, _ url: ByteSpan) -> ByteSpan {
         switch part {

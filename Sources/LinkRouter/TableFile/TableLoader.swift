@@ -64,6 +64,12 @@ enum TableLoader {
         var rules: [(match: String, target: String)] = []
         for rule in document.rewrites {
             let at = JSONPointer.appending("/rewrites", rule.index)
+            do throws(RouterError) {
+                try Limits.checkStorableRewrite(match: rule.match, target: rule.target)  // as addRewrite does
+            } catch {
+                problem(at, error.code, error.message)
+                continue
+            }
             if let first = seen[Array(rule.match.utf8)] {
                 problem(at + "/match", .table, "the same regex as /rewrites/\(first) (one of the two would be lost)")
                 continue
