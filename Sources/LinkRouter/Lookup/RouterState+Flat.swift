@@ -58,6 +58,7 @@ extension RouterState {
     private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int,
                              into found: inout FlatMatch) throws(RouterError) -> FlatOutcome {
+        let mark = scratch.count
         var memory = ResolveMemory(scratch: scratch, values: values, valueCapacity: valueCount,
                                    pairs: nil, pairCapacity: 0)
         defer { scratch = memory.scratch }
@@ -71,7 +72,14 @@ extension RouterState {
             let pathCount = blob.paramCount
             let pairCount = memory.queryPairCount  // within maxParams: resolve checked
             guard let params, capacity >= pathCount &+ pairCount else {  // both bounded by the limits
-                return .needsMemory(scratch: memory.scratch.count, params: pathCount &+ pairCount)
+                // The room `resolve` checked before matching (its `scratchNeeded`: a rewritten URL, then 8 × the
+                // routed URL + 64), which the query's decodes fit in too: one call with these sizes succeeds.
+                // Not the bytes used so far, which leave out the query's decodes. (Wrapping: the routed URL is
+                // within maxURLLength, checked by `resolve`.)
+                let routed = memory.routed
+                let rewrittenBytes = routed.start == url.start ? 0 : routed.count
+                return .needsMemory(scratch: mark &+ rewrittenBytes &+ 8 &* routed.count &+ 64,
+                                    params: pathCount &+ pairCount)
             }
             let count = RouterState.writeParams(blob, values: values, query: memory.parts.query(in: memory.routed),
                                                 pairCount: pairCount, scratch: &memory.scratch, into: params)
@@ -82,7 +90,8 @@ extension RouterState {
 
     /// Writes a flat match's parameters to `params` (room for `blob.paramCount + pairCount`): the path
     /// parameters, then the query's pairs whose key no path parameter takes (a query never overrides a path
-    /// parameter), in order. Returns how many were written.
+    /// parameter), in order. Returns how many were written. Every name and value written has a non-nil start, as
+    /// the C ABI promises (an empty one is `ByteSpan.empty`, at a static "").
     @inline(__always)
     static func writeParams(_ blob: RouteBlob, values: UnsafePointer<ByteSpan>, query: ByteSpan, pairCount: Int,
                             scratch: inout ByteWriter, into params: UnsafeMutablePointer<QueryPair>) -> Int {
