@@ -667,6 +667,84 @@ static void test_needed_after_limit(void)
     lr_router_free(r);
 }
 
+/* Many path parameters and many query pairs (the hash-table filter of the query's keys, B45): the parameters
+   equal those of a naive filter — the path's, then each pair whose key no path parameter takes, in order — and
+   lr_router_resolve's view. Counts below and above the filter's threshold, in the quick lane and the general
+   path. */
+static void check_many(int n, int pairs, int lane)
+{
+    lr_router *r;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_SEGMENTS, (size_t)n + 10), LR_OK);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_PARAMS, (size_t)pairs + 10), LR_OK);
+    char *pat = malloc((size_t)n * 12 + 32), *url = malloc((size_t)(n + pairs) * 24 + 32);
+    size_t o = (size_t)sprintf(pat, "app://h");
+    for (int i = 0; i < n; i++) o += (size_t)sprintf(pat + o, "/:p%d", i);
+    EXPECT_INT(lr_router_add(r, pat, "T"), LR_OK);
+    if (lane == 1) EXPECT_INT(lr_router_add_rewrite(r, "^never://", "app://x"), LR_OK);
+    o = (size_t)sprintf(url, "app://h");
+    for (int i = 0; i < n; i++) o += (size_t)sprintf(url + o, "/v%d", i);
+    url[o++] = '?';
+    /* Keys: a path name (every third), a repeated key, a fresh key, an empty value. */
+    for (int j = 0; j < pairs; j++) {
+        if (j % 3 == 0) o += (size_t)sprintf(url + o, "p%d=x%d&", (j * 7) % (n + 3), j); /* some p's are not names */
+        else if (j % 3 == 1) o += (size_t)sprintf(url + o, "q=y%d&", j);
+        else o += (size_t)sprintf(url + o, "k%d=&", j);
+    }
+    url[--o] = 0;
+    size_t pcap = (size_t)(n + pairs), scap = LR_SCRATCH_SIZE(o);
+    lr_param_ref *ps = malloc(pcap * sizeof *ps);
+    char *scratch = malloc(scap);
+    lr_result res;
+    EXPECT_INT(lr_router_resolve_into(r, url, o, &res, ps, pcap, scratch, scap), LR_OK);
+    EXPECT_INT(res.path_param_count, n);
+    /* The naive filter, over the URL's own text. */
+    size_t expected = (size_t)n, mismatches = 0;
+    const char *q = strchr(url, '?') + 1;
+    while (*q) {
+        const char *amp = strchr(q, '&'), *end = amp ? amp : q + strlen(q), *eq = memchr(q, '=', (size_t)(end - q));
+        size_t klen = (size_t)(eq - q);
+        int taken = 0;
+        if (klen > 1 && q[0] == 'p') {
+            int idx = atoi(q + 1);
+            taken = idx < n;
+        }
+        if (!taken) {
+            if (expected >= res.param_count || ps[expected].name_len != klen || memcmp(ps[expected].name, q, klen) != 0
+                || ps[expected].value_len != (size_t)(end - eq - 1) || memcmp(ps[expected].value, eq + 1, ps[expected].value_len) != 0)
+                mismatches++;
+            expected++;
+        }
+        q = amp ? amp + 1 : end;
+    }
+    if (mismatches || expected != res.param_count) {
+        fprintf(stderr, "%s:%d: n=%d pairs=%d lane %d: %zu parameters, expected %zu; %zu differ\n", __FILE__, __LINE__,
+                n, pairs, lane, res.param_count, expected, mismatches);
+        failures++;
+    }
+    lr_match *m = NULL;
+    EXPECT_INT(lr_router_resolve(r, url, &m), LR_OK);
+    const char *names[] = {"p0", "p1", "q", "k2", "p5"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = 0;
+        const char *v = lr_result_get(&res, ps, names[i], &len), *w = lr_match_get(m, names[i]);
+        EXPECT_INT((v == NULL) == (w == NULL) && (!v || (len == strlen(w) && memcmp(v, w, len) == 0)), 1);
+    }
+    lr_match_free(m);
+    free(ps);
+    free(scratch);
+    free(pat);
+    free(url);
+    lr_router_free(r);
+}
+
+static void test_many_parameters(void)
+{
+    static const int sizes[][2] = {{1, 30}, {8, 30}, {9, 8}, {9, 9}, {12, 40}, {15, 100}, {40, 40}, {300, 900}, {3000, 3000}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int lane = 0; lane < 2; lane++) check_many(sizes[k][0], sizes[k][1], lane);
+}
+
 int main(void)
 {
     test_version_and_codes();
@@ -678,6 +756,7 @@ int main(void)
     test_empty_values();
     test_needed_suffices();
     test_needed_after_limit();
+    test_many_parameters();
     test_errors_are_per_thread();
     test_threads();
     if (failures) {

@@ -91,9 +91,10 @@ extension RouterState {
     /// Writes a flat match's parameters to `params` (room for `blob.paramCount + pairCount`): the path
     /// parameters, then the query's pairs whose key no path parameter takes (a query never overrides a path
     /// parameter), in order. Returns how many were written. Every name and value written has a non-nil start, as
-    /// the C ABI promises (an empty one is `ByteSpan.empty`, at a static "").
+    /// the C ABI promises (an empty one is `ByteSpan.empty`, at a static ""). `values` holds at least
+    /// `blob.paramCount + 1` spans; once the path parameters are copied it is free, and `keepUntaken` uses it.
     @inline(__always)
-    static func writeParams(_ blob: RouteBlob, values: UnsafePointer<ByteSpan>, query: ByteSpan, pairCount: Int,
+    static func writeParams(_ blob: RouteBlob, values: UnsafeMutablePointer<ByteSpan>, query: ByteSpan, pairCount: Int,
                             scratch: inout ByteWriter, into params: UnsafeMutablePointer<QueryPair>) -> Int {
         let pathCount = blob.paramCount
         for i in 0..<pathCount {
@@ -102,6 +103,10 @@ extension RouterState {
         var count = pathCount
         if pairCount > 0 {  // most URLs have no query: no call then
             let parsed = Query.parse(query, scratch: &scratch, into: params + pathCount, capacity: pairCount)
+            // Many path parameters and many pairs: a hash table, not pathCount × parsed comparisons.
+            if pathCount > 8 && parsed > 8 {
+                return keepUntaken(params, pathCount: pathCount, parsed: parsed, room: values)
+            }
             for k in pathCount..<(pathCount &+ parsed) {
                 let key = params[k].key
                 var taken = false
@@ -113,6 +118,47 @@ extension RouterState {
             }
         }
         return count
+    }
+
+    /// `writeParams`' filter of the query pairs `params[pathCount ..< pathCount + parsed]` for many path
+    /// parameters: their names go in an open-addressing table of Int32 slots (position + 1, 0 empty) laid in
+    /// `room`, the values array, free by now. It holds at least pathCount + 1 spans of 16 bytes, room for
+    /// 4 × (pathCount + 1) slots; the table takes the least power of two ≥ 2 × pathCount, fewer. Linear in the
+    /// counts, and nothing allocated. Returns how many parameters `params` holds after.
+    @inline(never)
+    static func keepUntaken(_ params: UnsafeMutablePointer<QueryPair>, pathCount: Int, parsed: Int,
+                            room: UnsafeMutablePointer<ByteSpan>) -> Int {
+        var bits = 1
+        while (1 << bits) < 2 &* pathCount { bits &+= 1 }  // pathCount ≤ maxRouteParams (65,535)
+        let size = 1 << bits, mask = size &- 1
+        let spans = (size &+ 3) / 4
+        return room.withMemoryRebound(to: Int32.self, capacity: spans &* 4) { slots -> Int in
+            slots.initialize(repeating: 0, count: size)
+            for i in 0..<pathCount {
+                let key = params[i].key
+                var s = slotIndex(UInt64(digest(key.start, key.count, fold: false).hash), bits)
+                while slots[s] != 0 { s = (s &+ 1) & mask }  // a name twice is stored twice: harmless
+                slots[s] = Int32(truncatingIfNeeded: i &+ 1)
+            }
+            var count = pathCount
+            for k in pathCount..<(pathCount &+ parsed) {
+                let key = params[k].key
+                var s = slotIndex(UInt64(digest(key.start, key.count, fold: false).hash), bits)
+                var taken = false
+                while slots[s] != 0 {
+                    if params[Int(slots[s]) &- 1].key.equals(key) {
+                        taken = true
+                        break
+                    }
+                    s = (s &+ 1) & mask
+                }
+                if !taken {
+                    params[count] = params[k]
+                    count &+= 1
+                }
+            }
+            return count
+        }
     }
 
     /// Resolves `url` into one packed buffer (the layout is documented with lr_router_resolve_packed in
