@@ -287,7 +287,8 @@ void lr_match_free(lr_match *m);
  * library (any function), whatever other threads change meanwhile, or until the router is freed.
  * ------------------------------------------------------------------------------------------------------------ */
 
-/* A name and a value, as pointer and length; not NUL-terminated. */
+/* A name and a value, as pointer and length; not NUL-terminated. In a result neither pointer is NULL, however
+   empty the name or value (an empty catch-all, a bare query key "flag", "k=", "=v": length 0, pointer not NULL). */
 typedef struct lr_param_ref {
     const char *name;
     size_t      name_len;
@@ -309,7 +310,8 @@ typedef struct lr_result {
     size_t      param_count;       /* params[path_param_count .. param_count): the query pairs in order, except
                                       keys a path parameter takes; when a key repeats, the last one wins */
     size_t      needed_params;     /* after LR_ELIMIT for want of room: a params capacity that suffices */
-    size_t      needed_scratch;    /*                                     a scratch size that suffices */
+    size_t      needed_scratch;    /*                                     a scratch size that suffices;
+                                      both 0 after LR_OK, LR_NOMATCH and LR_ELIMIT for a limit */
 } lr_result;
 
 /* Scratch enough for a URL of `url_len` bytes when no rewrite rule fires (a rule's output needs more). */
@@ -318,15 +320,20 @@ typedef struct lr_result {
 /* Resolves url[0 .. url_len) (no NUL needed) into the caller's memory.
  *   LR_OK        *res and params[0 .. res->param_count) are filled
  *   LR_NOMATCH   no route matches
- *   LR_ELIMIT    either a limit was hit (as lr_router_resolve), or params_cap or scratch_cap was too small:
- *                then res->needed_params and res->needed_scratch say what suffices; call again
+ *   LR_ELIMIT    either a limit was hit (as lr_router_resolve): then res->needed_params and res->needed_scratch
+ *                are 0; or params_cap or scratch_cap was too small: then res->needed_params > params_cap or
+ *                res->needed_scratch > scratch_cap, and the two say what suffices: one call again with (at
+ *                least) both gives the lookup's answer, never LR_ELIMIT for want of room (for the same URL,
+ *                while the router's routes and rules stay as they were). Room is checked before matching, so
+ *                a URL that matches no route may first get LR_ELIMIT, then LR_NOMATCH
  *   LR_EINVAL, LR_ENOMEM, LR_EMISUSE as lr_router_resolve (res may not be NULL; params and scratch may be NULL
  *                with a zero capacity; a length or capacity of more than PTRDIFF_MAX bytes is LR_EMISUSE) */
 int lr_router_resolve_into(lr_router *r, const char *url, size_t url_len, lr_result *res,
                            lr_param_ref *params, size_t params_cap, char *scratch, size_t scratch_cap);
 
 /* The value of parameter `name` in a result, with the precedence of lr_router_resolve (path, then the last
-   query pair of that name); its length in *value_len (when not NULL). NULL when absent, and NULL (with
+   query pair of that name); its length in *value_len (when not NULL). Not NULL when present, even when empty
+   (then *value_len is 0). NULL when absent, and NULL (with
    lr_last_error saying why) when res holds counts no lookup writes, e.g. path_param_count > param_count. */
 const char *lr_result_get(const lr_result *res, const lr_param_ref *params, const char *name, size_t *value_len);
 
@@ -341,7 +348,9 @@ const char *lr_result_get(const lr_result *res, const lr_param_ref *params, cons
  *     the P parameter names, the P parameter values, each query pair as key, value, then the R guard names;
  *   then the strings' bytes: UTF-8, not NUL-terminated.
  * Returns LR_OK, LR_NOMATCH, an error as lr_router_resolve, or LR_ELIMIT with *needed > cap when `buf` is too
- * small (call again with *needed bytes). *needed (when not NULL) is always set on LR_OK and LR_ELIMIT. */
+ * small (call again with *needed bytes). *needed (when not NULL) is always set: the bytes used on LR_OK, the bytes
+ * needed on LR_ELIMIT for want of room (> cap), and 0 on every other return, LR_ELIMIT for a limit (URL length,
+ * segments, query pairs) included: *needed > cap tells a short buffer from a limit no buffer cures. */
 int lr_router_resolve_packed(lr_router *r, const char *url, size_t url_len, void *buf, size_t cap, size_t *needed);
 
 /* ------------------------------------------------------------------------------------------------------------

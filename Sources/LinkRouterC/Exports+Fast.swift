@@ -113,7 +113,10 @@ public func lr_result_get(_ res: UnsafePointer<lr_result>?, _ params: UnsafePoin
 @c(lr_router_resolve_packed)
 public func lr_router_resolve_packed(_ r: Handle?, _ url: CString?, _ urlLength: Int, _ buf: UnsafeMutableRawPointer?,
                                      _ cap: Int, _ needed: UnsafeMutablePointer<Int>?) -> Int32 {
-    guarded { () throws(RouterError) in
+    // Set first, so that it is set on every return: 0 unless a buffer is asked for. An LR_ELIMIT that a limit
+    // caused (no buffer cures it) leaves 0, which is <= cap: *needed > cap tells a short buffer apart.
+    needed?.pointee = 0
+    return guarded { () throws(RouterError) in
         let f: StaticString = "lr_router_resolve_packed"
         let url = try bytes(url, length: urlLength, "url", f)
         guard cap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }

@@ -514,6 +514,237 @@ static void test_threads(void)
     lr_router_free(sh.router);
 }
 
+/* Every parameter present in a result has non-NULL name and value pointers, however empty (an empty catch-all,
+   a bare query key, "k=", "=v"), and lr_result_get finds it (NULL means absent). Each row runs in the quick lane
+   and, with a rewrite rule that fires on nothing, in the general path. (B42) */
+static void test_empty_values(void)
+{
+    static const struct { const char *url, *name, *value; size_t count; } rows[] = {
+        {"app://files?flag&x=&=v", "path", "", 4}, /* empty catch-all */
+        {"app://files?flag&x=&=v", "flag", "", 4}, /* bare key */
+        {"app://files?flag&x=&=v", "x", "", 4},    /* k= */
+        {"app://files?flag&x=&=v", "", "v", 4},    /* =v: an empty name */
+        {"app://files/a?k=", "k", "", 2},
+        {"app://files/a?flag", "flag", "", 2},
+        {"app://files/a?%41", "A", "", 2},         /* a decoded bare key */
+        {"app://user/7?=", "", "", 2},             /* empty name and value */
+    };
+    for (int lane = 0; lane < 2; lane++) {
+        lr_router *r;
+        EXPECT_INT(lr_router_new(&r), LR_OK);
+        EXPECT_INT(lr_router_add(r, "app://files/*path", "Files"), LR_OK);
+        EXPECT_INT(lr_router_add(r, "app://user/:id", "User"), LR_OK);
+        if (lane == 1) EXPECT_INT(lr_router_add_rewrite(r, "^never://", "app://x"), LR_OK);
+        for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+            lr_result res;
+            lr_param_ref ps[8];
+            char scratch[LR_SCRATCH_SIZE(64)];
+            memset(ps, 0, sizeof ps);
+            const char *url = rows[k].url;
+            EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), &res, ps, 8, scratch, sizeof scratch), LR_OK);
+            EXPECT_INT(res.param_count, rows[k].count);
+            for (size_t i = 0; i < res.param_count && i < 8; i++) {
+                if (ps[i].name == NULL || ps[i].value == NULL) {
+                    fprintf(stderr, "%s:%d: lane %d, %s: params[%zu] has a NULL %s\n", __FILE__, __LINE__, lane, url,
+                            i, ps[i].name == NULL ? "name" : "value");
+                    failures++;
+                }
+            }
+            size_t n = 99;
+            const char *v = lr_result_get(&res, ps, rows[k].name, &n);
+            if (v == NULL || n != strlen(rows[k].value) || memcmp(v, rows[k].value, n) != 0) {
+                fprintf(stderr, "%s:%d: lane %d, %s: lr_result_get(\"%s\") = %s (len %zu), expected \"%s\"\n",
+                        __FILE__, __LINE__, lane, url, rows[k].name, v ? "a value" : "NULL", n, rows[k].value);
+                failures++;
+            }
+            EXPECT_INT(lr_result_get(&res, ps, "absent", &n) == NULL, 1);
+            /* lr_router_resolve agrees. */
+            lr_match *m = NULL;
+            EXPECT_INT(lr_router_resolve(r, url, &m), LR_OK);
+            EXPECT_STR(lr_match_get(m, rows[k].name), rows[k].value);
+            lr_match_free(m);
+        }
+        lr_router_free(r);
+    }
+}
+
+/* After LR_ELIMIT for want of room, ONE call with exactly the sizes reported succeeds: whichever of params and
+   scratch was short, with decoding, with a rule that fires (its output in scratch). (B43) */
+static void test_needed_suffices(void)
+{
+    static const char pairs20[] = "app://user/42?k0=%41%42&k1=v1&k2=%43&k3=v3&k4=v4&k5=v5&k6=%44%45%46&k7=v7&k8=v8"
+                                  "&k9=v9&k10=v10&k11=v11&k12=%41&k13=v13&k14=v14&k15=v15&k16=v16&k17=v17&k18=v18&k19=%5A";
+    static const struct {
+        const char *routes[2], *match, *target, *url;
+        size_t params_cap, scratch_cap;
+    } rows[] = {
+        {{"app://user/:id"}, NULL, NULL, "app://user/42?a=1&b=2&c=3", 2, LR_SCRATCH_SIZE(64)},
+        {{"app://user/:id"}, NULL, NULL, "app://user/42?a=%41%42%43%44&b=%45%46%47", 1, 512},
+        {{"app://user/:id"}, NULL, NULL, "app://user/4%32?a=%41%42&b=%43&id=9&c=x", 0, 0},
+        {{"app://user/:id"}, NULL, NULL, "app://user/42?a=1", 8, 10},
+        {{"app://user/:id"}, NULL, NULL, pairs20, 16, LR_SCRATCH_SIZE(512)}, /* the header's example sizes */
+        {{"app://user/:id"}, NULL, NULL, pairs20, 0, 0},
+        {{"app://files/*path", "app://user/:id"}, NULL, NULL, "app://files/a/%62/c?x=%31&y=2", 1, LR_SCRATCH_SIZE(64)},
+        {{"app://user/:id"}, "^old://(\\w+)", "app://user/$1?a=%41%42&b=%43&c=3", "old://doc", 1, 512},
+        {{"app://user/:id"}, "^old://(\\w+)", "app://user/$1?a=%41%42&b=%43&c=3", "old://doc", 8, 4},
+        {{"app://user/:id"}, "^old://(\\w+)", "app://user/$1?a=%41%42&b=%43&c=3", "old://doc", 0, 0},
+        {{"app://user/:id", "app://files/*path"}, "^s://(.*)", "app://files/$1?$1=$1", "s://a%41&b=%42&c=%43", 1, 64},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        lr_router *r;
+        EXPECT_INT(lr_router_new(&r), LR_OK);
+        for (int i = 0; i < 2 && rows[k].routes[i]; i++) EXPECT_INT(lr_router_add(r, rows[k].routes[i], "T"), LR_OK);
+        if (rows[k].match) EXPECT_INT(lr_router_add_rewrite(r, rows[k].match, rows[k].target), LR_OK);
+        const char *url = rows[k].url;
+        lr_result res;
+        lr_param_ref *ps = malloc((rows[k].params_cap ? rows[k].params_cap : 1) * sizeof *ps);
+        char *scratch = malloc(rows[k].scratch_cap ? rows[k].scratch_cap : 1);
+        int rc = lr_router_resolve_into(r, url, strlen(url), &res, rows[k].params_cap ? ps : NULL, rows[k].params_cap,
+                                        rows[k].scratch_cap ? scratch : NULL, rows[k].scratch_cap);
+        if (rc != LR_ELIMIT) {
+            fprintf(stderr, "%s:%d: row %zu (%s): first call %d, expected LR_ELIMIT\n", __FILE__, __LINE__, k, url, rc);
+            failures++;
+        }
+        size_t np = res.needed_params, ns = res.needed_scratch;
+        EXPECT_INT(np > rows[k].params_cap || ns > rows[k].scratch_cap, 1); /* a shortfall, not a limit */
+        free(ps);
+        free(scratch);
+        ps = malloc((np ? np : 1) * sizeof *ps);
+        scratch = malloc(ns ? ns : 1);
+        rc = lr_router_resolve_into(r, url, strlen(url), &res, np ? ps : NULL, np, ns ? scratch : NULL, ns);
+        if (rc != LR_OK) {
+            fprintf(stderr, "%s:%d: row %zu (%s): first (%zu, %zu) asked for (%zu, %zu); the retry with those: %d (%s)\n",
+                    __FILE__, __LINE__, k, url, rows[k].params_cap, rows[k].scratch_cap, np, ns, rc, lr_last_error());
+            failures++;
+        }
+        free(ps);
+        free(scratch);
+        lr_router_free(r);
+    }
+}
+
+/* LR_ELIMIT for a limit no buffer cures: lr_router_resolve_packed sets *needed to 0 (so *needed <= cap tells it
+   from a short buffer), lr_router_resolve_into sets needed_params and needed_scratch to 0. (B44) */
+static void test_needed_after_limit(void)
+{
+    lr_router *r;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://user/:id", "User"), LR_OK);
+    static const struct { int limit; size_t value; const char *url; } rows[] = {
+        {LR_LIMIT_URL_LENGTH, 10, "app://user/42"},
+        {LR_LIMIT_PARAMS, 2, "app://user/42?a=1&b=2&c=3"},
+        {LR_LIMIT_SEGMENTS, 1, "app://user/42"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        EXPECT_INT(lr_router_set_limit(r, rows[k].limit, rows[k].value), LR_OK);
+        const char *url = rows[k].url;
+        unsigned char buf[512];
+        size_t needed = 12345;
+        EXPECT_INT(lr_router_resolve_packed(r, url, strlen(url), buf, sizeof buf, &needed), LR_ELIMIT);
+        EXPECT_INT(needed, 0);
+        needed = 12345;
+        EXPECT_INT(lr_router_resolve_packed(r, url, strlen(url), NULL, 0, &needed), LR_ELIMIT);
+        EXPECT_INT(needed, 0);
+        lr_result res;
+        lr_param_ref ps[8];
+        char scratch[LR_SCRATCH_SIZE(64)];
+        memset(&res, 0xAB, sizeof res);
+        EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), &res, ps, 8, scratch, sizeof scratch), LR_ELIMIT);
+        EXPECT_INT(res.needed_params, 0);
+        EXPECT_INT(res.needed_scratch, 0);
+        memset(&res, 0xAB, sizeof res);
+        EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), &res, NULL, 0, NULL, 0), LR_ELIMIT);
+        EXPECT_INT(res.needed_params, 0);
+        EXPECT_INT(res.needed_scratch, 0);
+        EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, 65536), LR_OK);
+        EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_PARAMS, 1024), LR_OK);
+        EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_SEGMENTS, 1024), LR_OK);
+    }
+    /* A short buffer still says so: *needed > cap. */
+    size_t needed = 0;
+    EXPECT_INT(lr_router_resolve_packed(r, "app://user/42", 13, NULL, 0, &needed), LR_ELIMIT);
+    EXPECT_INT(needed > 0, 1);
+    lr_router_free(r);
+}
+
+/* Many path parameters and many query pairs (the hash-table filter of the query's keys, B45): the parameters
+   equal those of a naive filter — the path's, then each pair whose key no path parameter takes, in order — and
+   lr_router_resolve's view. Counts below and above the filter's threshold, in the quick lane and the general
+   path. */
+static void check_many(int n, int pairs, int lane)
+{
+    lr_router *r;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_SEGMENTS, (size_t)n + 10), LR_OK);
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_PARAMS, (size_t)pairs + 10), LR_OK);
+    char *pat = malloc((size_t)n * 12 + 32), *url = malloc((size_t)(n + pairs) * 24 + 32);
+    size_t o = (size_t)sprintf(pat, "app://h");
+    for (int i = 0; i < n; i++) o += (size_t)sprintf(pat + o, "/:p%d", i);
+    EXPECT_INT(lr_router_add(r, pat, "T"), LR_OK);
+    if (lane == 1) EXPECT_INT(lr_router_add_rewrite(r, "^never://", "app://x"), LR_OK);
+    o = (size_t)sprintf(url, "app://h");
+    for (int i = 0; i < n; i++) o += (size_t)sprintf(url + o, "/v%d", i);
+    url[o++] = '?';
+    /* Keys: a path name (every third), a repeated key, a fresh key, an empty value. */
+    for (int j = 0; j < pairs; j++) {
+        if (j % 3 == 0) o += (size_t)sprintf(url + o, "p%d=x%d&", (j * 7) % (n + 3), j); /* some p's are not names */
+        else if (j % 3 == 1) o += (size_t)sprintf(url + o, "q=y%d&", j);
+        else o += (size_t)sprintf(url + o, "k%d=&", j);
+    }
+    url[--o] = 0;
+    size_t pcap = (size_t)(n + pairs), scap = LR_SCRATCH_SIZE(o);
+    lr_param_ref *ps = malloc(pcap * sizeof *ps);
+    char *scratch = malloc(scap);
+    lr_result res;
+    EXPECT_INT(lr_router_resolve_into(r, url, o, &res, ps, pcap, scratch, scap), LR_OK);
+    EXPECT_INT(res.path_param_count, n);
+    /* The naive filter, over the URL's own text. */
+    size_t expected = (size_t)n, mismatches = 0;
+    const char *q = strchr(url, '?') + 1;
+    while (*q) {
+        const char *amp = strchr(q, '&'), *end = amp ? amp : q + strlen(q), *eq = memchr(q, '=', (size_t)(end - q));
+        size_t klen = (size_t)(eq - q);
+        int taken = 0;
+        if (klen > 1 && q[0] == 'p') {
+            int idx = atoi(q + 1);
+            taken = idx < n;
+        }
+        if (!taken) {
+            if (expected >= res.param_count || ps[expected].name_len != klen || memcmp(ps[expected].name, q, klen) != 0
+                || ps[expected].value_len != (size_t)(end - eq - 1) || memcmp(ps[expected].value, eq + 1, ps[expected].value_len) != 0)
+                mismatches++;
+            expected++;
+        }
+        q = amp ? amp + 1 : end;
+    }
+    if (mismatches || expected != res.param_count) {
+        fprintf(stderr, "%s:%d: n=%d pairs=%d lane %d: %zu parameters, expected %zu; %zu differ\n", __FILE__, __LINE__,
+                n, pairs, lane, res.param_count, expected, mismatches);
+        failures++;
+    }
+    lr_match *m = NULL;
+    EXPECT_INT(lr_router_resolve(r, url, &m), LR_OK);
+    const char *names[] = {"p0", "p1", "q", "k2", "p5"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = 0;
+        const char *v = lr_result_get(&res, ps, names[i], &len), *w = lr_match_get(m, names[i]);
+        EXPECT_INT((v == NULL) == (w == NULL) && (!v || (len == strlen(w) && memcmp(v, w, len) == 0)), 1);
+    }
+    lr_match_free(m);
+    free(ps);
+    free(scratch);
+    free(pat);
+    free(url);
+    lr_router_free(r);
+}
+
+static void test_many_parameters(void)
+{
+    static const int sizes[][2] = {{1, 30}, {8, 30}, {9, 8}, {9, 9}, {12, 40}, {15, 100}, {40, 40}, {300, 900}, {3000, 3000}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int lane = 0; lane < 2; lane++) check_many(sizes[k][0], sizes[k][1], lane);
+}
+
 int main(void)
 {
     test_version_and_codes();
@@ -522,6 +753,10 @@ int main(void)
     test_match_accessors_and_ownership();
     test_bulk_add();
     test_zero_allocation_and_packed();
+    test_empty_values();
+    test_needed_suffices();
+    test_needed_after_limit();
+    test_many_parameters();
     test_errors_are_per_thread();
     test_threads();
     if (failures) {

@@ -58,6 +58,7 @@ extension RouterState {
     private func resolveFlat(_ url: ByteSpan, scratch: inout ByteWriter, params: UnsafeMutablePointer<QueryPair>?,
                              capacity: Int, values: UnsafeMutablePointer<ByteSpan>, valueCount: Int,
                              into found: inout FlatMatch) throws(RouterError) -> FlatOutcome {
+        let mark = scratch.count
         var memory = ResolveMemory(scratch: scratch, values: values, valueCapacity: valueCount,
                                    pairs: nil, pairCapacity: 0)
         defer { scratch = memory.scratch }
@@ -71,7 +72,14 @@ extension RouterState {
             let pathCount = blob.paramCount
             let pairCount = memory.queryPairCount  // within maxParams: resolve checked
             guard let params, capacity >= pathCount &+ pairCount else {  // both bounded by the limits
-                return .needsMemory(scratch: memory.scratch.count, params: pathCount &+ pairCount)
+                // The room `resolve` checked before matching (its `scratchNeeded`: a rewritten URL, then 8 × the
+                // routed URL + 64), which the query's decodes fit in too: one call with these sizes succeeds.
+                // Not the bytes used so far, which leave out the query's decodes. (Wrapping: the routed URL is
+                // within maxURLLength, checked by `resolve`.)
+                let routed = memory.routed
+                let rewrittenBytes = routed.start == url.start ? 0 : routed.count
+                return .needsMemory(scratch: mark &+ rewrittenBytes &+ 8 &* routed.count &+ 64,
+                                    params: pathCount &+ pairCount)
             }
             let count = RouterState.writeParams(blob, values: values, query: memory.parts.query(in: memory.routed),
                                                 pairCount: pairCount, scratch: &memory.scratch, into: params)
@@ -82,9 +90,11 @@ extension RouterState {
 
     /// Writes a flat match's parameters to `params` (room for `blob.paramCount + pairCount`): the path
     /// parameters, then the query's pairs whose key no path parameter takes (a query never overrides a path
-    /// parameter), in order. Returns how many were written.
+    /// parameter), in order. Returns how many were written. Every name and value written has a non-nil start, as
+    /// the C ABI promises (an empty one is `ByteSpan.empty`, at a static ""). `values` holds at least
+    /// `blob.paramCount + 1` spans; once the path parameters are copied it is free, and `keepUntaken` uses it.
     @inline(__always)
-    static func writeParams(_ blob: RouteBlob, values: UnsafePointer<ByteSpan>, query: ByteSpan, pairCount: Int,
+    static func writeParams(_ blob: RouteBlob, values: UnsafeMutablePointer<ByteSpan>, query: ByteSpan, pairCount: Int,
                             scratch: inout ByteWriter, into params: UnsafeMutablePointer<QueryPair>) -> Int {
         let pathCount = blob.paramCount
         for i in 0..<pathCount {
@@ -93,6 +103,10 @@ extension RouterState {
         var count = pathCount
         if pairCount > 0 {  // most URLs have no query: no call then
             let parsed = Query.parse(query, scratch: &scratch, into: params + pathCount, capacity: pairCount)
+            // Many path parameters and many pairs: a hash table, not pathCount × parsed comparisons.
+            if pathCount > 8 && parsed > 8 {
+                return keepUntaken(params, pathCount: pathCount, parsed: parsed, room: values)
+            }
             for k in pathCount..<(pathCount &+ parsed) {
                 let key = params[k].key
                 var taken = false
@@ -104,6 +118,47 @@ extension RouterState {
             }
         }
         return count
+    }
+
+    /// `writeParams`' filter of the query pairs `params[pathCount ..< pathCount + parsed]` for many path
+    /// parameters: their names go in an open-addressing table of Int32 slots (position + 1, 0 empty) laid in
+    /// `room`, the values array, free by now. It holds at least pathCount + 1 spans of 16 bytes, room for
+    /// 4 × (pathCount + 1) slots; the table takes the least power of two ≥ 2 × pathCount, fewer. Linear in the
+    /// counts, and nothing allocated. Returns how many parameters `params` holds after.
+    @inline(never)
+    static func keepUntaken(_ params: UnsafeMutablePointer<QueryPair>, pathCount: Int, parsed: Int,
+                            room: UnsafeMutablePointer<ByteSpan>) -> Int {
+        var bits = 1
+        while (1 << bits) < 2 &* pathCount { bits &+= 1 }  // pathCount ≤ maxRouteParams (65,535)
+        let size = 1 << bits, mask = size &- 1
+        let spans = (size &+ 3) / 4
+        return room.withMemoryRebound(to: Int32.self, capacity: spans &* 4) { slots -> Int in
+            slots.initialize(repeating: 0, count: size)
+            for i in 0..<pathCount {
+                let key = params[i].key
+                var s = slotIndex(UInt64(digest(key.start, key.count, fold: false).hash), bits)
+                while slots[s] != 0 { s = (s &+ 1) & mask }  // a name twice is stored twice: harmless
+                slots[s] = Int32(truncatingIfNeeded: i &+ 1)
+            }
+            var count = pathCount
+            for k in pathCount..<(pathCount &+ parsed) {
+                let key = params[k].key
+                var s = slotIndex(UInt64(digest(key.start, key.count, fold: false).hash), bits)
+                var taken = false
+                while slots[s] != 0 {
+                    if params[Int(slots[s]) &- 1].key.equals(key) {
+                        taken = true
+                        break
+                    }
+                    s = (s &+ 1) & mask
+                }
+                if !taken {
+                    params[count] = params[k]
+                    count &+= 1
+                }
+            }
+            return count
+        }
     }
 
     /// Resolves `url` into one packed buffer (the layout is documented with lr_router_resolve_packed in

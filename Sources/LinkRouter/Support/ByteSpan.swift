@@ -11,7 +11,13 @@ package struct ByteSpan: BitwiseCopyable {
         self.count = count
     }
 
-    package static var empty: ByteSpan { ByteSpan(start: nil, count: 0) }
+    /// No bytes, at a static "" (a start that is never nil): a value that is present but empty — an empty
+    /// catch-all, a bare query key's value — reaches C as a non-NULL pointer, as the C ABI promises (NULL there
+    /// means absent). An address costs what nil costs.
+    @inline(__always) package static var empty: ByteSpan {
+        let text: StaticString = ""
+        return ByteSpan(start: text.utf8Start, count: 0)
+    }
 
     @inline(__always) package var buffer: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: start, count: count)
