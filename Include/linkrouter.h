@@ -327,7 +327,8 @@ typedef struct lr_result {
  *                while the router's routes and rules stay as they were). Room is checked before matching, so
  *                a URL that matches no route may first get LR_ELIMIT, then LR_NOMATCH
  *   LR_EINVAL, LR_ENOMEM, LR_EMISUSE as lr_router_resolve (res may not be NULL; params and scratch may be NULL
- *                with a zero capacity; a length or capacity of more than PTRDIFF_MAX bytes is LR_EMISUSE) */
+ *                with a zero capacity only: NULL with a capacity, or a length or capacity of more than PTRDIFF_MAX
+ *                bytes, is LR_EMISUSE) */
 int lr_router_resolve_into(lr_router *r, const char *url, size_t url_len, lr_result *res,
                            lr_param_ref *params, size_t params_cap, char *scratch, size_t scratch_cap);
 

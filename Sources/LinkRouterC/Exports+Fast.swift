@@ -17,7 +17,7 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
     // with none of the general path's set-up. Whatever it does not answer, errors included, takes the general
     // path below, which words them.
     if let r, let res, let url, urlLength >= 0, paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride,
-       scratchCap >= 0, pairLayoutMatches {
+       scratchCap >= 0, params != nil || paramsCap == 0, scratch != nil || scratchCap == 0, pairLayoutMatches {
         let pairs = params.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: QueryPair.self) }
         let outcome = withUnsafeTemporaryAllocation(of: FlatMatch.self, capacity: 1) { found -> Int32 in
             guard let found = found.baseAddress else { return -1 }
@@ -58,6 +58,9 @@ private func resolveIntoGeneral(_ r: Handle?, _ url: CString?, _ urlLength: Int,
             guard paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride, scratchCap >= 0 else {
                 throw RouterError(.misuse, "\(f): capacity out of range")
             }
+            // NULL goes with a zero capacity only: retrying with the needs reported would fail the same way.
+            guard params != nil || paramsCap == 0 else { throw RouterError(.misuse, "\(f): params is NULL but params_cap is \(paramsCap)") }
+            guard scratch != nil || scratchCap == 0 else { throw RouterError(.misuse, "\(f): scratch is NULL but scratch_cap is \(scratchCap)") }
             let pairs = try paramPairs(params, f)
             var writer = ByteWriter(base: scratch.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) },
                                     capacity: scratchCap)

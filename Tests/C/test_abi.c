@@ -625,6 +625,27 @@ static void test_needed_suffices(void)
 
 /* LR_ELIMIT for a limit no buffer cures: lr_router_resolve_packed sets *needed to 0 (so *needed <= cap tells it
    from a short buffer), lr_router_resolve_into sets needed_params and needed_scratch to 0. (B44) */
+/* NULL params or scratch go with a zero capacity only: with a capacity they are LR_EMISUSE, on every URL (a
+   retry with the needs an LR_ELIMIT would report could not help). */
+static void test_null_with_capacity(void)
+{
+    lr_router *r;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://user/:id", "User"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "app://home", "Home"), LR_OK);
+    const char *urls[] = {"app://user/42", "app://home", "app://home?a=1", "app://nowhere"};
+    lr_param_ref ps[8];
+    char scratch[LR_SCRATCH_SIZE(64)];
+    for (size_t k = 0; k < sizeof urls / sizeof urls[0]; k++) {
+        lr_result res;
+        EXPECT_INT(lr_router_resolve_into(r, urls[k], strlen(urls[k]), &res, NULL, 8, scratch, sizeof scratch), LR_EMISUSE);
+        EXPECT_STR(lr_last_error(), "lr_router_resolve_into: params is NULL but params_cap is 8");
+        EXPECT_INT(lr_router_resolve_into(r, urls[k], strlen(urls[k]), &res, ps, 8, NULL, 100), LR_EMISUSE);
+        EXPECT_STR(lr_last_error(), "lr_router_resolve_into: scratch is NULL but scratch_cap is 100");
+    }
+    lr_router_free(r);
+}
+
 static void test_needed_after_limit(void)
 {
     lr_router *r;
@@ -756,6 +777,7 @@ int main(void)
     test_empty_values();
     test_needed_suffices();
     test_needed_after_limit();
+    test_null_with_capacity();
     test_many_parameters();
     test_errors_are_per_thread();
     test_threads();
