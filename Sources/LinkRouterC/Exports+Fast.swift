@@ -16,8 +16,11 @@ public func lr_router_resolve_into(_ r: Handle?, _ url: CString?, _ urlLength: I
     // The quick lane first (RouterState.quickFlat), for arguments that are plainly right: it answers most lookups
     // with none of the general path's set-up. Whatever it does not answer, errors included, takes the general
     // path below, which words them.
-    if let r, let res, let url, urlLength >= 0, paramsCap >= 0, paramsCap <= Int.max / MemoryLayout<lr_param_ref>.stride,
-       scratchCap >= 0, params != nil || paramsCap == 0, scratch != nil || scratchCap == 0, pairLayoutMatches {
+    // A capacity beside a NULL array may only be 0 (each bound below is one unsigned compare).
+    let paramsMax = params == nil ? 0 : UInt(Int.max / MemoryLayout<lr_param_ref>.stride)
+    let scratchMax = scratch == nil ? 0 : UInt(Int.max)
+    if let r, let res, let url, urlLength >= 0, UInt(bitPattern: paramsCap) <= paramsMax,
+       UInt(bitPattern: scratchCap) <= scratchMax, pairLayoutMatches {
         let pairs = params.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: QueryPair.self) }
         let outcome = withUnsafeTemporaryAllocation(of: FlatMatch.self, capacity: 1) { found -> Int32 in
             guard let found = found.baseAddress else { return -1 }
