@@ -142,7 +142,9 @@ int lr_router_add_route(lr_router *r, const char *pattern, const char *target, c
 int lr_router_add_many(lr_router *r, const char *const *patterns, const char *const *targets, size_t count,
                        size_t *failed_index);
 
-/* Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals).
+/* Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals). A route with
+   optional groups goes by a pattern that covers all its forms (its own, whatever the names); one that covers some
+   of them is LR_ENOTFOUND and removes nothing.
    LR_OK, LR_ENOTFOUND when there is none, LR_EPATTERN, LR_EINVAL, LR_EMISUSE. */
 int lr_router_remove(lr_router *r, const char *pattern);
 

@@ -278,6 +278,33 @@ final class PatternRulesTests: XCTestCase {
             XCTAssertEqual(try r.resolve(url)?.params.dictionary, params, url)
         }
         XCTAssertThrowsError(try r.remove("app://user/:id")) { XCTAssertEqual(($0 as? RouterError)?.code, .notFound) }
+        // A pattern covering some of a route's forms removes nothing, whichever forms it covers (B52: it used to
+        // remove those and leave the rest matching, under the route's freed name).
+        let partial = Router()
+        try partial.add("app://x(/:a)", target: "T", name: "nm")
+        try partial.add("app://y(/:a)(/:b)", target: "Y")
+        let rows: [(String, String)] = [
+            ("app://x/:b", "pattern 'app://x/:b' covers 1 of the 2 forms of route 'app://x(/:a)' (its optional groups): remove the route by its own pattern"),
+            ("app://x", "no route matches the URLs of pattern 'app://x'"),
+            ("app://y/:c(/:d)", "pattern 'app://y/:c(/:d)' covers 2 of the 3 forms of route 'app://y(/:a)(/:b)' (its optional groups): remove the route by its own pattern"),
+        ]
+        for (pattern, message) in rows {
+            XCTAssertThrowsError(try partial.remove(pattern), pattern) {
+                XCTAssertEqual(($0 as? RouterError)?.code, .notFound, pattern)
+                XCTAssertEqual(($0 as? RouterError)?.message, message, pattern)
+            }
+            XCTAssertEqual(partial.count, 2, pattern)
+            XCTAssertEqual(try partial.resolve("app://x")?.name, "nm", pattern)
+            XCTAssertEqual(try partial.resolve("app://x/1")?.target, "T", pattern)
+            XCTAssertEqual(try partial.resolve("app://y")?.target, "Y", pattern)
+            XCTAssertEqual(try partial.resolve("app://y/1/2")?.target, "Y", pattern)
+        }
+        XCTAssertThrowsError(try partial.add("app://x", target: "NEW")) { XCTAssertEqual(($0 as? RouterError)?.code, .conflict) }
+        try partial.remove("app://x(/:b)")  // every form, whatever the names
+        XCTAssertNil(try partial.resolve("app://x"))
+        XCTAssertNil(try partial.resolve("app://x/1"))
+        try partial.add("app://x", target: "NEW", name: "nm")
+        XCTAssertEqual(try partial.resolve("app://x")?.target, "NEW")
         try r.remove("app://user/:x(/:y)")
         XCTAssertNil(try r.resolve("app://user/1"))
         XCTAssertNil(try r.resolve("app://user/1/x"))

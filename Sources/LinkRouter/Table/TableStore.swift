@@ -330,8 +330,18 @@ struct TableStore {
         }
         // The entries must be one route's: its own and its variants (the same id, registered together).
         let sequence = found.first.flatMap { blob($0.id)?.sequence } ?? -1
-        guard found.allSatisfy({ blob($0.id)?.sequence == sequence }), let first = found.first, blob(first.id)?.isVariant == false else {
+        guard found.allSatisfy({ blob($0.id)?.sequence == sequence }), let first = found.first, let own = blob(first.id),
+              !own.isVariant else {
             throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern.text))'")
+        }
+        // ... and all of them: a pattern that covers some of a route's optional-group entries removes nothing (it
+        // left the others matching, under a name already freed).
+        var unlimited = Limits()
+        unlimited.maxSegments = Int.max
+        let entries = (try? Pattern.parse(own.spec.pattern, limits: unlimited))?.variants.count ?? 1
+        guard Set(found.map(\.id)).count == entries else {
+            throw .notFound("pattern '\(excerpt(pattern.text))' covers \(found.count) of the \(entries) forms of route "
+                + "'\(excerpt(own.spec.pattern))' (its optional groups): remove the route by its own pattern")
         }
         for f in found {
             if f.variant.hasCatchAll {
