@@ -198,12 +198,22 @@ public final class Router: Sendable {
 
     /// Changes the limits in place, atomically with respect to other changes (two threads setting different
     /// limits both keep their change). Throws `.misuse` for a value out of range, changing nothing.
+    /// `change` runs with no lock held, so it may call this router (it ran under the writer's lock, and a change
+    /// from inside it waited for that lock for good); when another change of the limits lands meanwhile, it runs
+    /// again on the newer limits, so it may run more than once.
     public func updateLimits(_ change: (inout Limits) throws(RouterError) -> Void) throws(RouterError) {
-        try update { state throws(RouterError) in
-            var limits = state.limits
-            try change(&limits)
-            try limits.checkRanges()
-            return state.with(limits: limits)
+        while true {
+            let base = limits
+            var next = base
+            try change(&next)
+            try next.checkRanges()
+            var applied = false
+            try update { state throws(RouterError) in
+                guard state.limits == base else { return state }  // changed meanwhile: run `change` again
+                applied = true
+                return state.with(limits: next)
+            }
+            if applied { return }
         }
     }
 
@@ -309,6 +319,10 @@ public final class Router: Sendable {
 
     private func match(_ span: ByteSpan, _ body: (MatchView) -> Void) -> Result<Void, RouterError> {
         withState { state -> Result<Void, RouterError> in
+            // The view reads the snapshot, which this thread's cache holds only until its next store: a body that
+            // calls the router after a change would let it go under the view. Held for the body, then.
+            let held = Unmanaged.passRetained(state)
+            defer { held.release() }
             do throws(RouterError) {
                 try state.checkLength(span)  // before anything is sized from the length
                 // Room for 32 parameters and a URL of 120 bytes stays on the stack (1 KiB each); more comes from

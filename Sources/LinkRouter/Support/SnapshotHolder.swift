@@ -17,21 +17,21 @@ package final class SnapshotHolder: Sendable {
 
     package init() {}
 
-    /// Holds `state` for thread `thread` in place of what it held before. False once the router is gone (no
-    /// call can then reach here; the caller then keeps nothing cached).
-    func hold(_ state: RouterState, for thread: UInt64) -> Bool {
-        let (kept, replaced) = held.withLock { h -> (Bool, RouterState?) in
+    /// Holds `state` for thread `thread` in place of what it held before, which is handed back owned (+1), not
+    /// released: the caller lets it go once its cache is consistent again, since releasing a snapshot may run a C
+    /// release function that calls the library on this thread. `kept` is false once the router is gone (no call
+    /// can then reach here; the caller then keeps nothing cached).
+    func hold(_ state: RouterState, for thread: UInt64) -> (kept: Bool, replaced: Unmanaged<RouterState>?) {
+        held.withLock { h -> (Bool, Unmanaged<RouterState>?) in
             guard h.open else { return (false, nil) }
-            return (true, h.snapshots.updateValue(state, forKey: thread))
+            return (true, h.snapshots.updateValue(state, forKey: thread).map { .passRetained($0) })
         }
-        withExtendedLifetime(replaced) {}  // the old snapshot is freed here, outside the lock
-        return kept
     }
 
-    /// Releases what thread `thread` held: its cache no longer points at this router.
-    func drop(thread: UInt64) {
-        let dropped = held.withLock { $0.snapshots.removeValue(forKey: thread) }
-        withExtendedLifetime(dropped) {}
+    /// What thread `thread` held, no longer held: handed back owned (+1) for the caller to let go, as `hold`'s.
+    /// Its cache no longer points at this router.
+    func drop(thread: UInt64) -> Unmanaged<RouterState>? {
+        held.withLock { $0.snapshots.removeValue(forKey: thread).map { .passRetained($0) } }
     }
 
     /// The router is gone: every thread's snapshot of it is released, now, on this thread.

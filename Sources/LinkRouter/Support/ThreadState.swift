@@ -32,6 +32,8 @@ package final class ThreadState {
     /// Raw storage, not a `var` array: lookups then pay no dynamic exclusivity check.
     private let entries: UnsafeMutablePointer<Entry>
     private var nextVictim = 0
+    /// Slots whose entry `store` is settling (a bit each; see `store`).
+    private var pinned = 0
     private var error: UnsafeMutablePointer<CChar>
     private var errorCapacity = 256
     /// The thread's PCRE2 matching memory (a `RegexScratch`, which Regex.swift makes and uses).
@@ -56,7 +58,7 @@ package final class ThreadState {
     }
 
     deinit {
-        for i in 0..<ThreadState.slots { forget(i) }
+        for i in 0..<ThreadState.slots { take(i).letGo() }
         entries.deallocate()
         error.deallocate()
         free(spareMatch)
@@ -124,13 +126,26 @@ package final class ThreadState {
         withExisting { $0.spareStorage = storage }
     }
 
-    /// Empties entry `i`, releasing what its router held for this thread.
-    private func forget(_ i: Int) {
+    /// Empties entry `i` and hands back what it held, owned, for the caller to let go (`letGo`): a snapshot and
+    /// the router's holder.
+    private func take(_ i: Int) -> Displaced {
+        var taken = Displaced()
         if let holder = entries[i].holder {
-            holder.takeUnretainedValue().drop(thread: serial)
-            holder.release()
+            taken.snapshot = holder.takeUnretainedValue().drop(thread: serial)
+            taken.holder = holder
         }
         entries[i] = Entry()
+        return taken
+    }
+
+    /// What a cache change displaced, owned (+1 each): let go by `letGo`, once the cache is consistent.
+    private struct Displaced {
+        var snapshot: Unmanaged<RouterState>?
+        var holder: Unmanaged<SnapshotHolder>?
+        func letGo() {
+            snapshot?.release()
+            holder?.release()
+        }
     }
 
     /// The snapshot cached for (router, generation), unretained; its router's holder keeps it until replaced.
@@ -146,23 +161,44 @@ package final class ThreadState {
     }
 
     /// Caches `state` as (router, generation), held by `holder`; the snapshot this thread held of that router
-    /// before is released, and so is a router evicted to make room.
+    /// before is let go, and so is a router evicted to make room. Letting a snapshot go may run C release
+    /// functions, which may call the library on this thread, this cache included: so they run only once the entry
+    /// is written, with its slot pinned, and a nested `store` neither evicts nor changes a pinned slot (it leaves
+    /// its snapshot uncached instead; its caller holds it for the call). Otherwise a nested store could evict the
+    /// entry being written, or leave it naming a snapshot that no holder keeps (use after free once another
+    /// thread changed the router).
     func store(router: UInt64, generation: UInt64, state: RouterState, holder: SnapshotHolder) {
         var slot = -1
         for i in 0..<ThreadState.slots where entries[i].router == router { slot = i }
+        if slot >= 0 && pinned & (1 &<< slot) != 0 { return }  // an outer store is settling this router's entry
+        var evicted = Displaced()
         if slot < 0 {
+            var looked = 0
+            while pinned & (1 &<< nextVictim) != 0 {
+                looked += 1
+                if looked == ThreadState.slots { return }  // every slot is being settled: nothing cached
+                nextVictim = (nextVictim + 1) % ThreadState.slots
+            }
             slot = nextVictim
             nextVictim = (nextVictim + 1) % ThreadState.slots
-            forget(slot)
+            evicted = take(slot)
         }
-        guard holder.hold(state, for: serial) else {
-            forget(slot)
-            return
+        let (kept, replaced) = holder.hold(state, for: serial)
+        var dropped = Displaced()
+        if kept {
+            if entries[slot].holder == nil { entries[slot].holder = .passRetained(holder) }
+            entries[slot].router = router
+            entries[slot].generation = generation
+            entries[slot].state = .passUnretained(state)
+        } else {
+            dropped = take(slot)
         }
-        if entries[slot].holder == nil { entries[slot].holder = .passRetained(holder) }
-        entries[slot].router = router
-        entries[slot].generation = generation
-        entries[slot].state = .passUnretained(state)
+        // The entry is settled: now what it displaced may go.
+        pinned |= 1 &<< slot
+        Displaced(snapshot: replaced, holder: nil).letGo()
+        evicted.letGo()
+        dropped.letGo()
+        pinned &= ~(1 &<< slot)
     }
 
     /// This thread's last error message (never NULL); valid until this thread's next failing call.
