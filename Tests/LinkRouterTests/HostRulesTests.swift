@@ -63,4 +63,46 @@ final class HostRulesTests: XCTestCase {
         }
         XCTAssertThrowsError(try r.url(name: "h", params: ["h": "us3r"]))
     }
+
+    /// B54: a host rule that names a port (a `:` in its prefix or suffix) is tried on `host:port`, after the
+    /// `host:port` literal and before the host alone, as a literal naming a port is (docs/SEMANTICS.md §1).
+    func testHostRulesNamingAPortMatchThatPort() throws {
+        let r = Router()
+        try r.add("https://{sub}.example.com:8080/x", target: "Port", name: "port")
+        try r.add("https://{sub}.example.com/x", target: "NoPort")
+        try r.add("https://example.com:8080/z", target: "Literal")
+        try r.add("app://h:{port<uint>}/y", target: "HostPort", name: "hp")
+        try r.add("bt://{a}.h:1/p", target: "PortP")
+        try r.add("bt://:x/q", target: "PlainQ")
+        try r.add("pre://{a}.h:1/p", target: "PortRule")
+        try r.add("pre://z.h/p", target: "HostLiteral")
+        try check(r, [
+            ("https://a.example.com:8080/x", "Port", ["sub": "a"]),
+            ("https://A.Example.COM:8080/x", "Port", ["sub": "A"]),
+            ("https://u@a.b.example.com:8080/x", "Port", ["sub": "a.b"]),
+            ("https://a%2Eb.example.com:8080/x", "Port", ["sub": "a.b"]),
+            ("https://a.example.com%3A8080/x", "Port", ["sub": "a"]),  // as before: the host written with ':'
+            ("https://a.example.com:9090/x", "NoPort", ["sub": "a"]),  // another port: the host alone
+            ("https://a.example.com/x", "NoPort", ["sub": "a"]),
+            ("https://example.com:8080/z", "Literal", [:]),
+            ("app://h:80/y", "HostPort", ["port": "80"]),
+            ("app://H:80/y", "HostPort", ["port": "80"]),
+            ("app://h%3A80/y", "HostPort", ["port": "80"]),
+            ("app://h/y", nil, [:]),
+            ("app://h:x/y", nil, [:]),  // a port that is not digits is part of the host: "h:x" is not a <uint> port
+            // The host:port branch dead-ends on "q": its capture is given back and the host alone gets its turn.
+            ("bt://z.h:1/q", "PlainQ", ["x": "z.h"]),
+            ("bt://z.h:1/p", "PortP", ["a": "z"]),
+            // host:port before host: the rule naming the port beats the host's literal.
+            ("pre://z.h:1/p", "PortRule", ["a": "z"]),
+            ("pre://z.h/p", "HostLiteral", [:]),
+            ("pre://z.h:2/p", "HostLiteral", [:]),
+        ])
+        // URL building writes the ':' of a host as %3A (B30); the URL still comes back to the route.
+        for (name, params, url) in [("port", ["sub": "a"], "https://a.example.com%3A8080/x"), ("hp", ["port": "80"], "app://h%3A80/y")] {
+            XCTAssertEqual(try r.url(name: name, params: params), url)
+            XCTAssertEqual(try r.resolve(url)?.name, name, url)
+            XCTAssertEqual(try r.resolve(url)?.params.dictionary, params, url)
+        }
+    }
 }

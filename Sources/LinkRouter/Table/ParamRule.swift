@@ -28,6 +28,10 @@ package struct ParamRule: Hashable, Sendable {
 
     package var isPlain: Bool { prefix.isEmpty && suffix.isEmpty && kind == .any }
 
+    /// The rule names a port (a `:` in its prefix or suffix): in the host position it is tried on `host:port`
+    /// first (`SpecialEdge.namesPort`).
+    package var namesPort: Bool { prefix.contains(ASCII.colon) || suffix.contains(ASCII.colon) }
+
     /// Precedence at one place, independent of registration order: more literal bytes (prefix + suffix) first,
     /// then by type (uint, int, float, uuid, slug, character class, untyped), then by the type's text, prefix
     /// and suffix bytes (so two rules never tie).
