@@ -105,4 +105,43 @@ final class HostRulesTests: XCTestCase {
             XCTAssertEqual(try r.resolve(url)?.params.dictionary, params, url)
         }
     }
+
+    /// B55: character classes that accept the same values are one rule, however written: a second route with
+    /// it is LR_ECONFLICT (add, and a table file's check); different classes order by what they accept.
+    func testEqualClassesConflict() throws {
+        let rows: [(String, String, RouterError.Code?)] = [
+            ("app://u/:x<[a-z]>", "app://u/:y<[a-z]{1}>", .conflict),
+            ("app://u/:x<[ab]+>", "app://u/:y<[ba]+>", .conflict),
+            ("app://u/:x<[a-z]+>", "app://u/:y<[a-z]{1,}>", .conflict),
+            ("app://u/:x<[a]>", "app://u/:y<[a-a]>", .conflict),
+            ("app://u/v{x<[a-c]{2,3}>}.png", "app://u/v{y<[abc]{2,3}>}.png", .conflict),
+            ("app://:h<[a-z]+>/x", "app://:h<[A-Za-z]+>/x", .conflict),  // the host: case folded, so the same
+            ("app://u/:x<[a-z]>", "app://u/:y<[a-z]{2}>", nil),
+            ("app://u/:x<[a-z]+>", "app://u/:y<[a-y]+>", nil),
+            ("app://u/:x<[a-z]+>", "app://u/:y<[A-Za-z]+>", nil),  // a path segment: case matters
+            ("app://u/:x<[a-z]+>", "app://u/{y<[a-z]+>}.png", nil),
+        ]
+        for (first, second, expected) in rows {
+            let r = Router()
+            try r.add(first, target: "A")
+            do {
+                try r.add(second, target: "B")
+                XCTAssertNil(expected, "\(first) then \(second): added")
+            } catch {
+                XCTAssertEqual(error.code, expected, "\(first) then \(second): \(error)")
+            }
+            XCTAssertEqual(r.count, expected == nil ? 2 : 1, "\(first) then \(second)")
+            let json = #"{"version": 1, "routes": [{"pattern": "\#(first)", "target": "A"}, {"pattern": "\#(second)", "target": "B"}]}"#
+            XCTAssertEqual(r.check(json: json).problems.map(\.code), expected.map { [$0] } ?? [], "check \(first), \(second)")
+        }
+        // Different classes at one place: the narrower first (fewer members), whatever the order added or written.
+        for order in [["[0-9a-f]+", "[0-9]+"], ["[0-9]+", "[0-9a-f]+"], ["[a-f0-9]+", "[9876543210]+"]] {
+            let r = Router()
+            for t in order { try r.add("c://u/:v<\(t)>", target: t) }
+            let narrow = order.first { !$0.contains("f") }!, wide = order.first { $0.contains("f") }!
+            XCTAssertEqual(try r.resolve("c://u/5")?.target, narrow, "\(order)")
+            XCTAssertEqual(try r.resolve("c://u/5f")?.target, wide, "\(order)")
+            XCTAssertEqual(r.explain("c://u/5").route?.target, narrow, "\(order)")
+        }
+    }
 }

@@ -17,13 +17,41 @@ package struct ParamRule: Hashable, Sendable {
     package var charSet: [UInt8] = []
     package var minLength: Int32 = 1
     package var maxLength: Int32 = .max
-    /// The type as written between `<` and `>` (`""` for none), for messages, explain output and ordering.
+    /// The type as written between `<` and `>` (`""` for none), for messages and explain output, and the order of
+    /// the built-in types' rules (a class is identified and ordered by its set and lengths).
     package var typeText: String = ""
 
-    /// Whether the two rules accept the same values the same way: same kind, type text, prefix and suffix (the
-    /// type text determines the character set). Two patterns whose rules are the same at a place share its node.
+    /// Whether the two rules accept the same values the same way: same kind, prefix and suffix, and the same type:
+    /// for a class its set and length range, however written (`[a-z]` and `[a-z]{1}`, `[ab]+` and `[ba]+`), else
+    /// the type's text. Two patterns whose rules are the same at a place share its node (so a second route there
+    /// is a conflict).
     package func same(as other: ParamRule) -> Bool {
-        kind == other.kind && typeText == other.typeText && prefix == other.prefix && suffix == other.suffix
+        kind == other.kind && prefix == other.prefix && suffix == other.suffix && sameType(as: other)
+    }
+
+    /// The type part of `same(as:)` (the kinds being equal).
+    private func sameType(as other: ParamRule) -> Bool {
+        kind == .chars ? charSet == other.charSet && minLength == other.minLength && maxLength == other.maxLength
+            : typeText == other.typeText
+    }
+
+    /// What the type accepts, as bytes: for a class its set and length range, else the type's text.
+    private var typeIdentity: [UInt8] {
+        guard kind == .chars else { return Array(typeText.utf8) }
+        var out = charSet
+        withUnsafeBytes(of: minLength.littleEndian) { out += $0 }
+        withUnsafeBytes(of: maxLength.littleEndian) { out += $0 }
+        return out
+    }
+
+    /// Two different classes: the narrower first (fewer members, then the lower maximum length, then the higher
+    /// minimum), then by the set's bytes, so that two different classes never tie.
+    private static func classPrecedes(_ a: ParamRule, _ b: ParamRule) -> Bool {
+        let ma = a.charSet.reduce(0) { $0 + $1.nonzeroBitCount }, mb = b.charSet.reduce(0) { $0 + $1.nonzeroBitCount }
+        if ma != mb { return ma < mb }
+        if a.maxLength != b.maxLength { return a.maxLength < b.maxLength }
+        if a.minLength != b.minLength { return a.minLength > b.minLength }
+        return a.charSet.lexicographicallyPrecedes(b.charSet)
     }
 
     package var isPlain: Bool { prefix.isEmpty && suffix.isEmpty && kind == .any }
@@ -33,21 +61,26 @@ package struct ParamRule: Hashable, Sendable {
     package var namesPort: Bool { prefix.contains(ASCII.colon) || suffix.contains(ASCII.colon) }
 
     /// Precedence at one place, independent of registration order: more literal bytes (prefix + suffix) first,
-    /// then by type (uint, int, float, uuid, slug, character class, untyped), then by the type's text, prefix
-    /// and suffix bytes (so two rules never tie).
+    /// then by type (uint, int, float, uuid, slug, character class, untyped), then two classes by what they
+    /// accept (`classPrecedes`, never by how they are written), then by prefix and suffix bytes (so two rules
+    /// that are not the `same` never tie).
     package static func precedes(_ a: ParamRule, _ b: ParamRule) -> Bool {
         let la = a.prefix.count + a.suffix.count, lb = b.prefix.count + b.suffix.count
         if la != lb { return la > lb }
         if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-        if a.typeText != b.typeText { return Array(a.typeText.utf8).lexicographicallyPrecedes(Array(b.typeText.utf8)) }
+        if !a.sameType(as: b) {
+            if a.kind == .chars { return classPrecedes(a, b) }
+            return Array(a.typeText.utf8).lexicographicallyPrecedes(Array(b.typeText.utf8))
+        }
         if a.prefix != b.prefix { return a.prefix.lexicographicallyPrecedes(b.prefix) }
         return a.suffix.lexicographicallyPrecedes(b.suffix)
     }
 
-    /// The bytes that identify the rule (two patterns with equal rules at a place share the trie node there).
+    /// The bytes that identify the rule (two patterns with equal rules at a place share the trie node there): equal
+    /// exactly when the rules are the `same`.
     package var key: [UInt8] {
         var out: [UInt8] = [kind.rawValue]
-        for part in [prefix, suffix, Array(typeText.utf8)] {
+        for part in [prefix, suffix, typeIdentity] {
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) { out += $0 }
             out += part
         }

@@ -79,8 +79,8 @@ struct SpecialEdge: BitwiseCopyable {
         namesPort = hasColon(prefix, prefixLength) || hasColon(suffix, suffixLength)
     }
 
-    /// The rule's identifying fields (not its character set, which its type text determines), for ordering and
-    /// comparing with a rule being added.
+    /// The rule's identifying fields (a class's set and lengths included), for ordering and comparing with a rule
+    /// being added.
     var rule: ParamRule {
         func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int32) -> [UInt8] {
             guard let p, n > 0 else { return [] }
@@ -91,6 +91,10 @@ struct SpecialEdge: BitwiseCopyable {
         r.prefix = bytes(prefix, prefixLength)
         r.suffix = bytes(suffix, suffixLength)
         r.typeText = String(decoding: bytes(type, typeLength), as: UTF8.self)
+        if kind == .chars {
+            r.charSet = bytes(charSet, 32)
+            (r.minLength, r.maxLength) = (minLength, maxLength)
+        }
         return r
     }
 }
