@@ -109,8 +109,9 @@ struct ExplainWalker {
         }
         let (parts, elements, hostFirst, query) = parsed
         let scheme = bytes.withUnsafeBufferPointer { Array(parts.scheme(in: ByteSpan(start: $0.baseAddress, count: $0.count)).buffer).map(ASCII.lowercased) }
+        // `host:port` decoded, the host's case kept (a rule naming a port takes its value from it).
         let hostPort: [UInt8]? = hostFirst && parts.hasPort
-            ? elements[0].decoded.map(ASCII.lowercased) + [ASCII.colon] + Array(bytes[parts.portStart..<parts.portEnd]) : nil
+            ? elements[0].decoded + [ASCII.colon] + Array(bytes[parts.portStart..<parts.portEnd]) : nil
 
         var unlimited = state.limits
         unlimited.maxSegments = Int.max
@@ -183,8 +184,9 @@ struct ExplainWalker {
     }
 
     // Precedence ranks, per position of the key.
-    // A parameter's rank is rankParam + its rule's place in the precedence order (see `ParamRule.precedes`).
-    static let rankHostPort: UInt32 = 0, rankLiteral: UInt32 = 1, rankParam: UInt32 = 2, rankCatchAll: UInt32 = .max
+    // A parameter's rank is rankParam + its rule's place in the precedence order (see `ParamRule.precedes`); a
+    // rule naming a port that takes `host:port` ranks rankHostPort + 1 + that place, before the host's literal.
+    static let rankHostPort: UInt32 = 0, rankLiteral: UInt32 = 1 << 30, rankParam: UInt32 = (1 << 30) + 1, rankCatchAll: UInt32 = .max
     static let rankEnd: UInt32 = 0
 
     private func judge(_ spec: RouteSpec, _ pattern: Pattern, order: Int, elements: [Element], hostFirst: Bool,
@@ -210,7 +212,7 @@ struct ExplainWalker {
             switch segment {
             case .literal(let literal):
                 if i == 0 && hostFirst {
-                    if let hostPort, literal == hostPort {
+                    if let hostPort, literal == hostPort.map(ASCII.lowercased) {
                         v.key.append(ExplainWalker.rankHostPort)
                     } else if literal == element.decoded.map(ASCII.lowercased) {
                         v.key.append(ExplainWalker.rankLiteral)
@@ -229,6 +231,14 @@ struct ExplainWalker {
                 v.captures.append(Match.Param(name: names.next() ?? "", value: String(decoding: element.decoded, as: UTF8.self)))
             case .rule(let rule):
                 let name = names.next() ?? ""
+                if i == 0, let hostPort, rule.namesPort,
+                   let range = hostPort.withUnsafeBufferPointer({ rule.value(in: $0.baseAddress, $0.count, fold: true) }) {
+                    // As the walk: `host:port` first, for a rule that names a port.
+                    v.key.append(ExplainWalker.rankHostPort + 1 + ((ranks[rule.key] ?? ExplainWalker.rankParam) - ExplainWalker.rankParam))
+                    v.captures.append(Match.Param(name: name, value: String(decoding: hostPort[range.start..<range.end], as: UTF8.self)))
+                    v.progress = i + 1
+                    continue
+                }
                 guard let range = element.decoded.withUnsafeBufferPointer({ rule.value(in: $0.baseAddress, $0.count, fold: i == 0 && hostFirst) }) else {
                     v.reason = "\(place) '\(ExplainWalker.show(element))' does not fit '\(rule.written(name))'"
                     return v
@@ -265,6 +275,7 @@ struct ExplainWalker {
             if at == key.count - 1 && rank == rankEnd { return "a route that ends there" }
             switch rank {
             case rankHostPort: return "a host:port literal"
+            case rankHostPort + 1 ..< rankLiteral: return "a parameter naming a port"
             case rankLiteral: return "a literal"
             case rankCatchAll: return "a catch-all"
             default: return "a :param"

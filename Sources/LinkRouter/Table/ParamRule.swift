@@ -17,33 +17,70 @@ package struct ParamRule: Hashable, Sendable {
     package var charSet: [UInt8] = []
     package var minLength: Int32 = 1
     package var maxLength: Int32 = .max
-    /// The type as written between `<` and `>` (`""` for none), for messages, explain output and ordering.
+    /// The type as written between `<` and `>` (`""` for none), for messages and explain output, and the order of
+    /// the built-in types' rules (a class is identified and ordered by its set and lengths).
     package var typeText: String = ""
 
-    /// Whether the two rules accept the same values the same way: same kind, type text, prefix and suffix (the
-    /// type text determines the character set). Two patterns whose rules are the same at a place share its node.
+    /// Whether the two rules accept the same values the same way: same kind, prefix and suffix, and the same type:
+    /// for a class its set and length range, however written (`[a-z]` and `[a-z]{1}`, `[ab]+` and `[ba]+`), else
+    /// the type's text. Two patterns whose rules are the same at a place share its node (so a second route there
+    /// is a conflict).
     package func same(as other: ParamRule) -> Bool {
-        kind == other.kind && typeText == other.typeText && prefix == other.prefix && suffix == other.suffix
+        kind == other.kind && prefix == other.prefix && suffix == other.suffix && sameType(as: other)
+    }
+
+    /// The type part of `same(as:)` (the kinds being equal).
+    private func sameType(as other: ParamRule) -> Bool {
+        kind == .chars ? charSet == other.charSet && minLength == other.minLength && maxLength == other.maxLength
+            : typeText == other.typeText
+    }
+
+    /// What the type accepts, as bytes: for a class its set and length range, else the type's text.
+    private var typeIdentity: [UInt8] {
+        guard kind == .chars else { return Array(typeText.utf8) }
+        var out = charSet
+        withUnsafeBytes(of: minLength.littleEndian) { out += $0 }
+        withUnsafeBytes(of: maxLength.littleEndian) { out += $0 }
+        return out
+    }
+
+    /// Two different classes: the narrower first (fewer members, then the lower maximum length, then the higher
+    /// minimum), then by the set's bytes, so that two different classes never tie.
+    private static func classPrecedes(_ a: ParamRule, _ b: ParamRule) -> Bool {
+        let ma = a.charSet.reduce(0) { $0 + $1.nonzeroBitCount }, mb = b.charSet.reduce(0) { $0 + $1.nonzeroBitCount }
+        if ma != mb { return ma < mb }
+        if a.maxLength != b.maxLength { return a.maxLength < b.maxLength }
+        if a.minLength != b.minLength { return a.minLength > b.minLength }
+        return a.charSet.lexicographicallyPrecedes(b.charSet)
     }
 
     package var isPlain: Bool { prefix.isEmpty && suffix.isEmpty && kind == .any }
 
+    /// The rule names a port (a `:` in its prefix or suffix): in the host position it is tried on `host:port`
+    /// first (`SpecialEdge.namesPort`).
+    package var namesPort: Bool { prefix.contains(ASCII.colon) || suffix.contains(ASCII.colon) }
+
     /// Precedence at one place, independent of registration order: more literal bytes (prefix + suffix) first,
-    /// then by type (uint, int, float, uuid, slug, character class, untyped), then by the type's text, prefix
-    /// and suffix bytes (so two rules never tie).
+    /// then by type (uint, int, float, uuid, slug, character class, untyped), then two classes by what they
+    /// accept (`classPrecedes`, never by how they are written), then by prefix and suffix bytes (so two rules
+    /// that are not the `same` never tie).
     package static func precedes(_ a: ParamRule, _ b: ParamRule) -> Bool {
         let la = a.prefix.count + a.suffix.count, lb = b.prefix.count + b.suffix.count
         if la != lb { return la > lb }
         if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-        if a.typeText != b.typeText { return Array(a.typeText.utf8).lexicographicallyPrecedes(Array(b.typeText.utf8)) }
+        if !a.sameType(as: b) {
+            if a.kind == .chars { return classPrecedes(a, b) }
+            return Array(a.typeText.utf8).lexicographicallyPrecedes(Array(b.typeText.utf8))
+        }
         if a.prefix != b.prefix { return a.prefix.lexicographicallyPrecedes(b.prefix) }
         return a.suffix.lexicographicallyPrecedes(b.suffix)
     }
 
-    /// The bytes that identify the rule (two patterns with equal rules at a place share the trie node there).
+    /// The bytes that identify the rule (two patterns with equal rules at a place share the trie node there): equal
+    /// exactly when the rules are the `same`.
     package var key: [UInt8] {
         var out: [UInt8] = [kind.rawValue]
-        for part in [prefix, suffix, Array(typeText.utf8)] {
+        for part in [prefix, suffix, typeIdentity] {
             withUnsafeBytes(of: UInt32(truncatingIfNeeded: part.count).littleEndian) { out += $0 }
             out += part
         }
@@ -73,12 +110,14 @@ package struct ParamRule: Hashable, Sendable {
         }
     }
 
-    /// Whether `value` (decoded bytes, without prefix and suffix) is a value of the rule's type.
-    package func accepts(_ value: [UInt8]) -> Bool {
+    /// Whether `value` (decoded bytes, without prefix and suffix) is a value of the rule's type (`fold`: in the
+    /// host position, where a class sees the value lower-cased).
+    package func accepts(_ value: [UInt8], fold: Bool = false) -> Bool {
         guard !value.isEmpty else { return false }
         return value.withUnsafeBufferPointer { v in
             charSet.withUnsafeBufferPointer { set in
-                ParamRule.fits(v.baseAddress!, v.count, kind: kind, set: set.baseAddress, min: Int(minLength), max: Int(maxLength))
+                ParamRule.fits(v.baseAddress!, v.count, kind: kind, set: set.baseAddress, min: Int(minLength), max: Int(maxLength),
+                               fold: fold)
             }
         }
     }
@@ -94,7 +133,7 @@ package struct ParamRule: Hashable, Sendable {
         if sn > 0 && !affixEqual(e + (n &- sn), edge.pointee.suffix, sn, fold: fold) { return nil }
         let start = pn, end = n &- sn
         guard fits(e + start, end &- start, kind: edge.pointee.kind, set: edge.pointee.charSet,
-                   min: Int(edge.pointee.minLength), max: Int(edge.pointee.maxLength)) else { return nil }
+                   min: Int(edge.pointee.minLength), max: Int(edge.pointee.maxLength), fold: fold) else { return nil }
         return (start, end)
     }
 
@@ -110,9 +149,12 @@ package struct ParamRule: Hashable, Sendable {
         return true
     }
 
-    /// Whether the `n` (≥ 1) bytes at `v` are a value of the type.
+    /// Whether the `n` (≥ 1) bytes at `v` are a value of the type. `fold`: the host position, compared
+    /// case-insensitively: a class is tested on the bytes lower-cased (its set was folded when parsed, see
+    /// `parseClass`); the other types do not depend on case (`uuid` and `slug` take either, numbers none).
     @inline(__always)
-    static func fits(_ v: UnsafePointer<UInt8>, _ n: Int, kind: Kind, set: UnsafePointer<UInt8>?, min: Int, max: Int) -> Bool {
+    static func fits(_ v: UnsafePointer<UInt8>, _ n: Int, kind: Kind, set: UnsafePointer<UInt8>?, min: Int, max: Int,
+                     fold: Bool = false) -> Bool {
         switch kind {
         case .any:
             return true
@@ -152,6 +194,13 @@ package struct ParamRule: Hashable, Sendable {
             return true
         case .chars:
             guard n >= min && n <= max, let set else { return false }
+            if fold {
+                for i in 0..<n {
+                    let b = ASCII.lowercased(v[i])
+                    if set[Int(b >> 3)] & (1 << (b & 7)) == 0 { return false }
+                }
+                return true
+            }
             for i in 0..<n where set[Int(v[i] >> 3)] & (1 << (v[i] & 7)) == 0 { return false }
             return true
         }
@@ -230,7 +279,8 @@ package struct ParamRule: Hashable, Sendable {
     // MARK: Parsing the type
 
     /// The rule's type from the text between `<` and `>` at `bytes[from ..< to]`; errors carry the byte offset.
-    static func parseType(_ bytes: [UInt8], from: Int, to: Int, into rule: inout ParamRule,
+    /// `host`: the rule is in the host position (a class's set is folded, see `parseClass`).
+    static func parseType(_ bytes: [UInt8], from: Int, to: Int, host: Bool, into rule: inout ParamRule,
                           fail: (Int, String) -> RouterError) throws(RouterError) {
         let text = String(decoding: bytes[from..<to], as: UTF8.self)
         rule.typeText = text
@@ -245,13 +295,16 @@ package struct ParamRule: Hashable, Sendable {
             guard bytes[from] == ASCII.openBracket else {
                 throw fail(from, "unknown type '\(excerpt(text))': int, uint, float, uuid, slug or a class such as [a-z0-9]+")
             }
-            try parseClass(bytes, from: from, to: to, into: &rule, fail: fail)
+            try parseClass(bytes, from: from, to: to, host: host, into: &rule, fail: fail)
         }
     }
 
     /// `[` [`^`] items `]` [quantifier]: items are bytes, ranges `a-z` and escapes `\x` (for `] - \ ^ >`);
     /// the quantifier is `+` (1 or more), `{m}`, `{m,}` or `{m,n}` with 1 ≤ m ≤ n; none means exactly one byte.
-    private static func parseClass(_ bytes: [UInt8], from: Int, to: Int, into rule: inout ParamRule,
+    /// `host`: the host compares case-insensitively and the walk tests a host class on lower-cased bytes, so each
+    /// upper-case member brings its lower case in, before a `^` negates (as a caseless regex's class does:
+    /// `[A-Z]+` takes `User`, `[^A-Z]+` takes no letter); the upper-case bits are then cleared (never tested).
+    private static func parseClass(_ bytes: [UInt8], from: Int, to: Int, host: Bool, into rule: inout ParamRule,
                                    fail: (Int, String) -> RouterError) throws(RouterError) {
         var set = [UInt8](repeating: 0, count: 32)
         var i = from + 1
@@ -288,7 +341,16 @@ package struct ParamRule: Hashable, Sendable {
         }
         guard members > 0 else { throw fail(i, "an empty character class matches nothing") }
         i += 1  // "]"
+        if host {
+            for b in UInt8(ascii: "A")...UInt8(ascii: "Z") where set[Int(b >> 3)] & (1 << (b & 7)) != 0 {
+                let l = b | 0x20
+                set[Int(l >> 3)] |= 1 << (l & 7)
+            }
+        }
         if negated { set = set.map { ~$0 } }
+        if host {  // never tested on lower-cased bytes: cleared, so that equal classes have equal sets
+            for b in UInt8(ascii: "A")...UInt8(ascii: "Z") { set[Int(b >> 3)] &= ~(1 << (b & 7)) }
+        }
         rule.kind = .chars
         rule.charSet = set
         (rule.minLength, rule.maxLength) = (1, 1)

@@ -145,7 +145,7 @@ package struct Pattern: Sendable {
                 var rule = ParamRule()
                 if head == ASCII.colon && nameEnd < end && bytes[nameEnd] == ASCII.less {
                     let close = try typeEnd(nameEnd)
-                    try ParamRule.parseType(bytes, from: nameEnd + 1, to: close, into: &rule, fail: fail)
+                    try ParamRule.parseType(bytes, from: nameEnd + 1, to: close, host: segments.isEmpty, into: &rule, fail: fail)
                     if close + 1 < end {
                         throw fail(close + 1, "nothing may follow ':name<type>' in its segment (write 'x{name<type>}y' for a prefix or suffix)")
                     }
@@ -168,7 +168,7 @@ package struct Pattern: Sendable {
                 var close = nameEnd
                 if close < end && bytes[close] == ASCII.less {
                     let typeClose = try typeEnd(close)
-                    try ParamRule.parseType(bytes, from: close + 1, to: typeClose, into: &rule, fail: fail)
+                    try ParamRule.parseType(bytes, from: close + 1, to: typeClose, host: segments.isEmpty, into: &rule, fail: fail)
                     close = typeClose + 1
                 }
                 guard close < end && bytes[close] == ASCII.closeBrace else {

@@ -32,7 +32,7 @@ struct Capture: BitwiseCopyable {
 
 /// One level of the full search's explicit stack: a node and the next choice it tries (see `TrieWalk.descend`).
 struct SearchFrame: BitwiseCopyable {
-    enum Step: UInt8 { case enter, hostPort, literal, param, paramDone, specialDone, catchAll, exhausted }
+    enum Step: UInt8 { case enter, hostPort, portRule, portRuleDone, literal, param, paramDone, specialDone, catchAll, exhausted }
     var node: Int32
     var step: Step
     /// The next special edge to try (-1: none left, or the node has no list).

@@ -39,6 +39,9 @@ struct SpecialEdge: BitwiseCopyable {
     var kind: ParamRule.Kind = .any
     /// The walk's inline check for this edge (set by `init`; in the padding after `kind`, so it costs no room).
     var lane: Lane = .general
+    /// The rule names a port: its prefix or suffix holds a `:` (`{sub}.example.com:8080`, `h:{port<uint>}`). For
+    /// a URL with a port, such an edge is tried on `host:port` before the host alone (set by `init`; padding).
+    var namesPort = false
     var prefixLength: Int32 = 0
     var suffixLength: Int32 = 0
     var typeLength: Int32 = 0
@@ -68,10 +71,16 @@ struct SpecialEdge: BitwiseCopyable {
         if prefixLength == 0 && suffixLength == 0 {
             lane = kind == .uint ? .uint : kind == .int ? .int : .general
         }
+        func hasColon(_ p: UnsafePointer<UInt8>?, _ n: Int32) -> Bool {
+            guard let p else { return false }
+            for i in 0..<Int(max(n, 0)) where p[i] == ASCII.colon { return true }
+            return false
+        }
+        namesPort = hasColon(prefix, prefixLength) || hasColon(suffix, suffixLength)
     }
 
-    /// The rule's identifying fields (not its character set, which its type text determines), for ordering and
-    /// comparing with a rule being added.
+    /// The rule's identifying fields (a class's set and lengths included), for ordering and comparing with a rule
+    /// being added.
     var rule: ParamRule {
         func bytes(_ p: UnsafePointer<UInt8>?, _ n: Int32) -> [UInt8] {
             guard let p, n > 0 else { return [] }
@@ -82,6 +91,10 @@ struct SpecialEdge: BitwiseCopyable {
         r.prefix = bytes(prefix, prefixLength)
         r.suffix = bytes(suffix, suffixLength)
         r.typeText = String(decoding: bytes(type, typeLength), as: UTF8.self)
+        if kind == .chars {
+            r.charSet = bytes(charSet, 32)
+            (r.minLength, r.maxLength) = (minLength, maxLength)
+        }
         return r
     }
 }

@@ -129,6 +129,33 @@ struct TrieWalk {
         return child(node, w.hostPortKey, w.hostPortLength, w.hostPortDigest, fold: true)
     }
 
+    /// The first special edge, from edge `k` on, whose rule names a port (`SpecialEdge.namesPort`) and accepts the
+    /// URL's `host:port` (decoded, the host's case folded), with where its value is written; nil when none does.
+    /// Tried, for a URL with a port, after the `host:port` literal and before the host alone (as that literal
+    /// is): `https://{sub}.example.com:8080/x` matches `https://a.example.com:8080/x`. `host:port` is one span
+    /// of the URL (the port follows the host's `:`).
+    @inline(never)
+    func portSpecial(from k: Int32, _ scratch: inout ByteWriter) -> SpecialHit? {
+        guard hostFirst && hasPort && k >= 0 else { return nil }
+        let start = hostStart, end = portEnd
+        var key = UnsafePointer(p + start), n = end &- start
+        var decoded = false
+        if hostHasPercent, let dst = scratch.reserve(n), let count = percentDecode(ByteSpan(start: key, count: n), into: dst) {
+            (key, n, decoded) = (UnsafePointer(dst), count, true)
+        }
+        var e = specialEdge(k)
+        while true {
+            if e.pointee.namesPort, let v = ParamRule.value(in: key, n, edge: e, fold: true) {
+                guard decoded else { return SpecialHit(child: e.pointee.child, next: e.pointee.next, start: start &+ v.start, end: start &+ v.end) }
+                return SpecialHit(child: e.pointee.child, next: e.pointee.next, start: rawOffset(start, decodedCount: v.start),
+                                  end: rawOffset(start, decodedCount: n &- v.end, fromEnd: end))
+            }
+            let next = e.pointee.next
+            if next < 0 { return nil }
+            e = specialEdge(next)
+        }
+    }
+
     /// `start ..< end` of the URL, percent-decoded into scratch when it has a `%` that decodes cleanly.
     @inline(__always)
     func decodedSpan(_ start: Int, _ end: Int, _ scratch: inout ByteWriter) -> ByteSpan {
@@ -353,19 +380,26 @@ struct TrieWalk {
     func greedyStep(_ node: Int32, _ s: Int, _ e: Int, percent: Bool, host: Bool, literals: Bool = true,
                     _ w: inout WalkState, _ scratch: inout ByteWriter, _ route: inout Int32) -> Int32 {
         let n = nodeAt(node)
+        if host && hasPort {  // `host:port` first: the literal, then a rule that names a port
+            if literals && n.hasLiterals {
+                let c = hostWithPortChild(node, &w, &scratch)
+                if c >= 0 { return c }
+            }
+            if n.paramChild < -1, let found = portSpecial(from: n.specialHead, &scratch) {
+                capture(Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end)), percent: percent, &w)
+                return found.child
+            }
+        }
         if literals && n.hasLiterals {  // `literals` false: the caller knows that no literal child matches
-            var c: Int32 = -1
-            if host && hasPort { c = hostWithPortChild(node, &w, &scratch) }
-            if c < 0 {
-                if percent {
-                    c = decodedLiteralChild(node, s, e, fold: host, &scratch)
-                } else {
-                    // The key's head here (lower-cased for a host); the lookup is the direct match's too.
-                    let length = e &- s
-                    var head = loadHead(p + s, length, before: s, after: urlCount &- s)
-                    if host { head = lowercasedWord(head) }
-                    c = table.literalChild(node, n, p + s, length, head: head, fold: host)
-                }
+            var c: Int32
+            if percent {
+                c = decodedLiteralChild(node, s, e, fold: host, &scratch)
+            } else {
+                // The key's head here (lower-cased for a host); the lookup is the direct match's too.
+                let length = e &- s
+                var head = loadHead(p + s, length, before: s, after: urlCount &- s)
+                if host { head = lowercasedWord(head) }
+                c = table.literalChild(node, n, p + s, length, head: head, fold: host)
             }
             if c >= 0 { return c }
         }
@@ -455,8 +489,23 @@ struct TrieWalk {
                 frames[i].special = n.specialHead
                 continue
             case .hostPort:
-                frames[i].step = .literal
+                frames[i].step = .portRule
                 if i == 0 && n.hasLiterals { child = hostWithPortChild(node, &w, &scratch) }
+            case .portRule:  // element 0 of a URL with a port: the next rule naming a port that takes host:port
+                frames[i].step = .literal
+                if i == 0 && hasPort && frames[i].special >= 0, let found = portSpecial(from: frames[i].special, &scratch) {
+                    capture(Capture(start: Int32(truncatingIfNeeded: found.start), end: Int32(truncatingIfNeeded: found.end)),
+                            percent: elements[i].hasPercent, &w)
+                    frames[i].special = found.next
+                    frames[i].step = .portRuleDone
+                    child = found.child
+                } else {
+                    frames[i].special = n.specialHead  // the host alone: the whole list again
+                }
+            case .portRuleDone:  // that branch dead-ended: give its capture back, try the next rule naming a port
+                w.captureCount &-= 1
+                frames[i].step = .portRule
+                continue
             case .literal:
                 frames[i].step = .param
                 if n.hasLiterals { child = literalChild(node, element: i, &scratch) }

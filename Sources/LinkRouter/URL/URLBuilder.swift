@@ -125,7 +125,7 @@ enum URLBuilder {
             case .rule(let rule):
                 // The value must fit the type, or the URL would not come back to this route.
                 let bytes = Array(value.utf8)
-                guard rule.accepts(bytes) else {
+                guard rule.accepts(bytes, fold: i == 0) else {
                     throw fail("parameter '\(excerpt(param))' = '\(excerpt(value))' does not fit '\(rule.written(param))'")
                 }
                 let whole = rule.prefix + bytes + rule.suffix
