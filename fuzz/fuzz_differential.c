@@ -381,9 +381,12 @@ static int rule_accepts(int rule, const bstr *e, int fold, size_t *start, size_t
     case 3:
         if (n > 0 && b[0] == '-') return number_at_most(b + 1, n - 1, 9223372036854775808ULL);
         return number_at_most(b, n, 9223372036854775807ULL);
-    case 4:
+    case 4: /* [a-c]+; in the host it is tested on the host lower-cased (B53) */
         if (n == 0) return 0;
-        for (size_t i = 0; i < n; i++) if (b[i] < 'a' || b[i] > 'c') return 0;
+        for (size_t i = 0; i < n; i++) {
+            char c = fold ? lower(b[i]) : b[i];
+            if (c < 'a' || c > 'c') return 0;
+        }
         return 1;
     default: return n > 0;
     }
