@@ -113,14 +113,12 @@ struct ExplainWalker {
         let hostPort: [UInt8]? = hostFirst && parts.hasPort
             ? elements[0].decoded + [ASCII.colon] + Array(bytes[parts.portStart..<parts.portEnd]) : nil
 
-        var unlimited = state.limits
-        unlimited.maxSegments = Int.max
         var verdicts: [Verdict] = []
         var otherSchemes = 0
         var inPlay: [(order: Int, spec: RouteSpec, pattern: Pattern)] = []
         for (order, blob) in state.table.blobs.enumerated() {
             let spec = blob.spec
-            guard let pattern = try? Pattern.parse(spec.pattern, limits: unlimited) else { continue }
+            guard let pattern = Pattern.parseStored(spec.pattern) else { continue }
             if let s = pattern.scheme, s != scheme {
                 otherSchemes += 1
                 continue

@@ -40,6 +40,15 @@ package struct Pattern: Sendable {
     /// Most optional groups in one pattern: they expand to 2^groups routes.
     package static let maxGroups = 4
 
+    /// A stored route's pattern, parsed again (compaction, removal, explain, lint). It parsed when the route was
+    /// added, and the segment limit, the one limit parsing checks, may have been lowered since: so it is lifted.
+    /// nil only for text that never was a pattern.
+    package static func parseStored(_ text: String) -> Pattern? {
+        var unlimited = Limits()
+        unlimited.maxSegments = Int.max
+        return try? parse(text, limits: unlimited)
+    }
+
     package static func parse(_ text: String, limits: Limits = .default) throws(RouterError) -> Pattern {
         // Trailing optional groups, JLRoutes-style: "(/" ... ")" repeated at the very end. They are parsed as if
         // the parentheses were not there, and offsets map back to the text as written.

@@ -336,9 +336,7 @@ struct TableStore {
         }
         // ... and all of them: a pattern that covers some of a route's optional-group entries removes nothing (it
         // left the others matching, under a name already freed).
-        var unlimited = Limits()
-        unlimited.maxSegments = Int.max
-        let entries = (try? Pattern.parse(own.spec.pattern, limits: unlimited))?.variants.count ?? 1
+        let entries = Pattern.parseStored(own.spec.pattern)?.variants.count ?? 1
         guard Set(found.map(\.id)).count == entries else {
             throw .notFound("pattern '\(excerpt(pattern.text))' covers \(found.count) of the \(entries) forms of route "
                 + "'\(excerpt(own.spec.pattern))' (its optional groups): remove the route by its own pattern")
@@ -374,12 +372,10 @@ struct TableStore {
     /// Rebuilds the store from its live routes, dropping what removals left behind.
     private mutating func compact() {
         var fresh = TableStore(nextSequence: nextSequence)
-        var unlimited = Limits()
-        unlimited.maxSegments = Int.max
         for blob in liveBlobs() {
             let spec = blob.spec
             // Each pattern parsed and inserted once before, so neither step can fail now.
-            guard let pattern = try? Pattern.parse(spec.pattern, limits: unlimited) else { continue }
+            guard let pattern = Pattern.parseStored(spec.pattern) else { continue }
             try? fresh.insert(spec, pattern, sequence: blob.sequence)
         }
         self = fresh

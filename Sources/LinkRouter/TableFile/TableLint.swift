@@ -18,11 +18,9 @@ enum TableLint {
 
     static func warnings(_ state: RouterState, knownGuards: [String]?, work: inout CheckWork) -> [TableWarning] {
         var warnings: [TableWarning] = []
-        var unlimited = Limits()
-        unlimited.maxSegments = Int.max
         let routes: [(spec: RouteSpec, pattern: Pattern)] = state.table.blobs.compactMap { blob in
             let spec = blob.spec
-            return (try? Pattern.parse(spec.pattern, limits: unlimited)).map { (spec, $0) }
+            return Pattern.parseStored(spec.pattern).map { (spec, $0) }
         }
         shadowed(routes, &warnings)
         for o in TableOverlaps.find(state, work: &work) {

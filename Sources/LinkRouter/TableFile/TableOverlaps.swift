@@ -70,10 +70,8 @@ enum TableOverlaps {
 
     static func find(_ state: RouterState, work: inout CheckWork) -> [RouteOverlap] {
         let plain = state.with(rewrites: .empty)
-        var unlimited = Limits()
-        unlimited.maxSegments = Int.max
         let routes: [(pattern: Pattern, sequence: Int)] = state.table.blobs.compactMap { blob in
-            (try? Pattern.parse(blob.spec.pattern, limits: unlimited)).map { ($0, blob.sequence) }
+            Pattern.parseStored(blob.spec.pattern).map { ($0, blob.sequence) }
         }
         var samples = Samples(maxLength: state.limits.maxURLLength)
         var found: [RouteOverlap] = []
