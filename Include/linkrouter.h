@@ -353,7 +353,8 @@ const char *lr_result_get(const lr_result *res, const lr_param_ref *params, cons
  * Returns LR_OK, LR_NOMATCH, an error as lr_router_resolve, or LR_ELIMIT with *needed > cap when `buf` is too
  * small (call again with *needed bytes). *needed (when not NULL) is always set: the bytes used on LR_OK, the bytes
  * needed on LR_ELIMIT for want of room (> cap), and 0 on every other return, LR_ELIMIT for a limit (URL length,
- * segments, query pairs) included: *needed > cap tells a short buffer from a limit no buffer cures. */
+ * segments, query pairs) included: *needed > cap tells a short buffer from a limit no buffer cures. `buf` may be
+ * NULL with a zero cap only (a size query); NULL with a capacity, or a length or cap over PTRDIFF_MAX, is LR_EMISUSE. */
 int lr_router_resolve_packed(lr_router *r, const char *url, size_t url_len, void *buf, size_t cap, size_t *needed);
 
 /* ------------------------------------------------------------------------------------------------------------

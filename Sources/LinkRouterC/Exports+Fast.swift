@@ -126,6 +126,8 @@ public func lr_router_resolve_packed(_ r: Handle?, _ url: CString?, _ urlLength:
         let f: StaticString = "lr_router_resolve_packed"
         let url = try bytes(url, length: urlLength, "url", f)
         guard cap >= 0 else { throw RouterError(.misuse, "\(f): capacity out of range") }
+        // As resolve_into's buffers: NULL goes with a zero capacity only (a size query).
+        guard buf != nil || cap == 0 else { throw RouterError(.misuse, "\(f): buf is NULL but cap is \(cap)") }
         var out = ByteWriter(base: buf?.assumingMemoryBound(to: UInt8.self), capacity: cap)
         let matched = try withRouter(r, f) { router throws(RouterError) in try router.resolvePacked(url, into: &out) }
         guard matched else { return 1 }

@@ -642,6 +642,12 @@ static void test_null_with_capacity(void)
         EXPECT_STR(lr_last_error(), "lr_router_resolve_into: params is NULL but params_cap is 8");
         EXPECT_INT(lr_router_resolve_into(r, urls[k], strlen(urls[k]), &res, ps, 8, NULL, 100), LR_EMISUSE);
         EXPECT_STR(lr_last_error(), "lr_router_resolve_into: scratch is NULL but scratch_cap is 100");
+        size_t needed = 12345;
+        EXPECT_INT(lr_router_resolve_packed(r, urls[k], strlen(urls[k]), NULL, 64, &needed), LR_EMISUSE);
+        EXPECT_STR(lr_last_error(), "lr_router_resolve_packed: buf is NULL but cap is 64");
+        EXPECT_INT(needed, 0);
+        EXPECT_INT(lr_router_resolve_packed(r, urls[k], strlen(urls[k]), NULL, 0, &needed), k == 3 ? LR_NOMATCH : LR_ELIMIT);
+        EXPECT_INT(needed > 0, k == 3 ? 0 : 1);
     }
     lr_router_free(r);
 }
