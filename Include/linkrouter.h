@@ -220,7 +220,10 @@ const char *lr_match_pattern(const lr_match *m);    /* the pattern as it was add
 const char *lr_match_url(const lr_match *m);        /* the URL as given */
 const char *lr_match_rewritten(const lr_match *m);  /* the URL after rewriting (the same when no rule fired) */
 const char *lr_match_scheme(const lr_match *m);     /* of the routed URL, lower-cased */
-const char *lr_match_host(const lr_match *m);       /* lower-cased, without userinfo and port; "" when none */
+const char *lr_match_host(const lr_match *m);       /* the host the router compared: percent-decoded, lower-cased,
+                                                       without userinfo and port ("%61ds.Example.net" gives
+                                                       "ads.example.net"); as written (lower-cased) when its decoding
+                                                       is malformed, not UTF-8 or holds a NUL; "" when none */
 const char *lr_match_port(const lr_match *m);       /* digits, "" when none */
 const char *lr_match_path(const lr_match *m);       /* as written, not decoded */
 const char *lr_match_fragment(const lr_match *m);   /* as written, "" when none; the fragment is never routed */
@@ -347,7 +350,7 @@ const char *lr_result_get(const lr_result *res, const lr_param_ref *params, cons
  *     word 2  flags: 1 rewritten,         word 6  string count S = 10 + 2P + 2Q + R
  *             2 has a name, 4 metadata    word 3  the route's required guard count R;  word 7  reserved (0)
  *   then S (offset, length) pairs of words, offsets from the start of `buf`, for the strings, in this order:
- *     target, pattern, name, metadata, routed URL, scheme (lower-cased), host (lower-cased), port, path, fragment,
+ *     target, pattern, name, metadata, routed URL, scheme (lower-cased), host (as lr_match_host), port, path, fragment,
  *     the P parameter names, the P parameter values, each query pair as key, value, then the R guard names;
  *   then the strings' bytes: UTF-8, not NUL-terminated.
  * Returns LR_OK, LR_NOMATCH, an error as lr_router_resolve, or LR_ELIMIT with *needed > cap when `buf` is too

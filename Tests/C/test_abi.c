@@ -765,6 +765,45 @@ static void check_many(int n, int pairs, int lane)
     lr_router_free(r);
 }
 
+/* The host a match reports (lr_match_host, and string 6 of a packed result) is the host the routes compared:
+   percent-decoded and lower-cased, so a guard comparing it sees what the routes saw; as written (lower-cased)
+   when its decoding is malformed, not UTF-8, or holds a NUL (which would cut the C string short). */
+static void test_reported_host(void)
+{
+    lr_router *r;
+    EXPECT_INT(lr_router_new(&r), LR_OK);
+    EXPECT_INT(lr_router_add(r, "https://ads.example.net/:page", "Ads"), LR_OK);
+    EXPECT_INT(lr_router_add(r, "https://*rest", "Any"), LR_OK);
+    static const struct { const char *url, *target, *host; } rows[] = {
+        {"https://ads.example.net/landing", "Ads", "ads.example.net"},
+        {"https://%61ds.example.net/landing", "Ads", "ads.example.net"},
+        {"https://ADS%2Eexample.net/landing", "Ads", "ads.example.net"},
+        {"https://%41ds.example.net/landing?x=1", "Ads", "ads.example.net"},
+        {"https://u@%61ds.Example.net:8443/landing#f", "Ads", "ads.example.net"},
+        {"https://good.com%00.evil.com/x", "Any", "good.com%00.evil.com"},
+        {"https://%ZZ.com/x", "Any", "%zz.com"},
+        {"https://%FF.com/x", "Any", "%ff.com"},
+        {"https://%C3%A9T%C3%A9.fr/x?q=1", "Any", "\xc3\xa9t\xc3\xa9.fr"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        const char *url = rows[k].url;
+        lr_match *m = NULL;
+        EXPECT_INT(lr_router_resolve(r, url, &m), LR_OK);
+        if (!m) continue;
+        EXPECT_STR(lr_match_target(m), rows[k].target);
+        EXPECT_STR(lr_match_host(m), rows[k].host);
+        lr_match_free(m);
+        unsigned char buf[512];
+        char s[64];
+        size_t needed = 0;
+        EXPECT_INT(lr_router_resolve_packed(r, url, strlen(url), buf, sizeof buf, &needed), LR_OK);
+        EXPECT_INT(word(buf, 0), needed);
+        EXPECT_STR(packed_string(buf, 6, s, sizeof s), rows[k].host);
+        EXPECT_STR(packed_string(buf, 0, s, sizeof s), rows[k].target);
+    }
+    lr_router_free(r);
+}
+
 static void test_many_parameters(void)
 {
     static const int sizes[][2] = {{1, 30}, {8, 30}, {9, 8}, {9, 9}, {12, 40}, {15, 100}, {40, 40}, {300, 900}, {3000, 3000}};
@@ -785,6 +824,7 @@ int main(void)
     test_needed_after_limit();
     test_null_with_capacity();
     test_many_parameters();
+    test_reported_host();
     test_errors_are_per_thread();
     test_threads();
     if (failures) {

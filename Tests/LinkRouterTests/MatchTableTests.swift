@@ -168,6 +168,31 @@ final class MatchTableTests: XCTestCase {
         }
     }
 
+    /// The host a match reports is the one the routes compared: decoded, lower-cased; as written (lower-cased) when
+    /// its decoding is malformed, not UTF-8 or holds a NUL. Quick lane (no query) and general path (query) alike.
+    func testMatchReportsTheHostTheRoutesCompared() throws {
+        let r = Router()
+        try r.add("https://ads.example.net/:page", target: "Ads")
+        try r.add("https://*rest", target: "Any")
+        let rows: [(url: String, target: String, host: String, line: UInt)] = [
+            ("https://ads.example.net/landing", "Ads", "ads.example.net", #line),
+            ("https://%61ds.example.net/landing", "Ads", "ads.example.net", #line),
+            ("https://ADS%2Eexample.net/landing", "Ads", "ads.example.net", #line),
+            ("https://%41ds.example.net/landing?x=1", "Ads", "ads.example.net", #line),
+            ("https://u@%61ds.Example.net:8443/landing#f", "Ads", "ads.example.net", #line),
+            ("https://good.com%00.evil.com/x", "Any", "good.com%00.evil.com", #line),
+            ("https://good.com%00.evil.com/x?q=1", "Any", "good.com%00.evil.com", #line),
+            ("https://%ZZ.com/x", "Any", "%zz.com", #line),
+            ("https://%FF.com/x", "Any", "%ff.com", #line),
+            ("https://%C3%A9T%C3%A9.fr/x", "Any", "été.fr", #line),
+            ("https://%c3%a9t%c3%a9.fr/x?q=1", "Any", "été.fr", #line),
+        ]
+        for row in rows {
+            let m = try XCTUnwrap(try r.resolve(row.url), row.url, line: row.line)
+            XCTAssertEqual([m.target, m.host], [row.target, row.host], row.url, line: row.line)
+        }
+    }
+
     func testMatchReportsParts() throws {
         let r = Router()
         try r.add("https://www.example.com/p/:id", target: "Product", name: "product", meta: ["auth": "true", "a": "b"])

@@ -74,7 +74,8 @@ public struct Match: @unchecked Sendable {
     public var rewritten: String { record.field(.routed).string }
     /// Whether a rewrite rule fired.
     public var wasRewritten: Bool { record.wasRewritten }
-    /// Scheme and host of the routed URL, lower-cased; host without userinfo and port.
+    /// Scheme and host of the routed URL, lower-cased; the host without userinfo and port, percent-decoded as the
+    /// router compares it (as written when that is malformed, not UTF-8 or holds a NUL).
     public var scheme: String { record.field(.scheme).string }
     public var host: String { record.field(.host).string }
     public var port: String { record.field(.port).string }

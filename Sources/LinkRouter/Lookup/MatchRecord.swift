@@ -293,7 +293,9 @@ package struct MatchRecord {
         let hostAt = hostCount > 0 ? headAt &+ hostStart : headAt &+ headEnd
         bytes[hostAt &+ hostCount] = 0
         setRef(Field.host.rawValue, hostAt, hostCount)
-        if parts.hostHasUppercase {
+        if parts.hostHasPercent {
+            lowercasedHost(ByteSpan(start: u + hostStart, count: hostCount), at: hostAt, in: block)
+        } else if parts.hostHasUppercase {
             for k in hostAt..<(hostAt &+ hostCount) { bytes[k] = ASCII.lowercased(bytes[k]) }
         }
         let portAt = portCount > 0 ? headAt &+ portStart : headAt &+ headEnd
@@ -472,7 +474,9 @@ package struct MatchRecord {
         }
         let hostAt = cursor
         put(host, ref: Field.host.rawValue)
-        if parts.hostHasUppercase {
+        if parts.hostHasPercent {
+            lowercasedHost(host, at: hostAt, in: block)
+        } else if parts.hostHasUppercase {
             for k in hostAt..<(hostAt &+ host.count) { bytes[k] = ASCII.lowercased(bytes[k]) }
         }
         put(port, ref: Field.port.rawValue)
@@ -513,6 +517,17 @@ package struct MatchRecord {
     }
 
     // MARK: Writing, the parts both writers share
+
+    /// The host of a URL whose host has a `%`, copied at `at` (with its NUL and ref), made what a match reports:
+    /// percent-decoded as the router compares it (`decodeHost`), then lower-cased. Rare: not inlined.
+    @inline(never)
+    static func lowercasedHost(_ raw: ByteSpan, at: Int, in block: UnsafeMutableRawPointer) {
+        let bytes = block.assumingMemoryBound(to: UInt8.self) + at
+        let count = decodeHost(raw, over: bytes) ?? raw.count
+        for k in 0..<count { bytes[k] = ASCII.lowercased(bytes[k]) }
+        bytes[count] = 0
+        setRef(block.assumingMemoryBound(to: UInt32.self) + headerWords, Field.host.rawValue, at, count)
+    }
 
     /// Ref `i` of the table at `refs`: (offset, count), each a u32 (both at most the record's size).
     @inline(__always)

@@ -60,17 +60,21 @@ enum Packed {
         var cursor = tableStart + 8 * strings
         for i in 0..<strings {
             let s = string(i)
-            word(headerWords + 2 * i, cursor)
-            word(headerWords + 2 * i + 1, s.count)
+            var count = s.count
             if let src = s.start, s.count > 0 {
                 (raw + cursor).copyMemory(from: src, byteCount: s.count)
-                if i == 5 || i == 6 {  // scheme and host, lower-cased
+                if i == 5 || i == 6 {  // scheme and host, lower-cased; the host decoded as lr_match_host's
                     let bytes = (base + cursor)
-                    for k in 0..<s.count { bytes[k] = ASCII.lowercased(bytes[k]) }
+                    if i == 6 && r.parts.hostHasPercent { count = decodeHost(s, over: bytes) ?? count }
+                    for k in 0..<count { bytes[k] = ASCII.lowercased(bytes[k]) }
                 }
             }
-            cursor += s.count
+            word(headerWords + 2 * i, cursor)
+            word(headerWords + 2 * i + 1, count)
+            cursor += count
         }
+        // A decoded host is shorter than the room sized for it: the rest is zeroed, never left unwritten.
+        if cursor < total { (base + cursor).initialize(repeating: 0, count: total - cursor) }
         out.commit(total)
     }
 }

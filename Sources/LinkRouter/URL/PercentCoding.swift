@@ -43,6 +43,16 @@ func percentEncode(_ src: ByteSpan, into out: inout ByteWriter) {
     }
 }
 
+/// The host a match reports, decoded over its copy at `dst` (never longer than `raw`, which is elsewhere): its
+/// length. nil when the host is reported as written, the copy at `dst` restored: when its decoding is malformed or
+/// not UTF-8 (the router then compares it as written too), or holds a NUL, which would end it early as a C string
+/// (`good.com%00.evil.com` must not read as `good.com`). The caller lower-cases what it reports.
+func decodeHost(_ raw: ByteSpan, over dst: UnsafeMutablePointer<UInt8>) -> Int? {
+    if let n = percentDecode(raw, into: dst), !contains(UnsafePointer(dst), n, 0) { return n }
+    copyBytes(dst, raw.start, raw.count)
+    return nil
+}
+
 /// `raw` percent-decoded into `scratch` when it has a `%` and decodes cleanly; otherwise `raw` itself, as written
 /// (nothing is copied). When `scratch` is full, its count still grows by `raw.count`, so the caller learns the size.
 @inline(__always)

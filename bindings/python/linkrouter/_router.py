@@ -107,7 +107,7 @@ class Match:
     ``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters
     (``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives
     ``{"info": {"nickname": "x"}}``). ``query`` lists every query pair in order, repeated keys included.
-    ``scheme`` and ``host`` are lower-cased; ``path`` and ``fragment`` are as written; ``fragment`` is "" when
+    ``scheme`` and ``host`` are lower-cased, ``host`` percent-decoded as the router compares it; ``path`` and ``fragment`` are as written; ``fragment`` is "" when
     there is none. Everything but ``params`` is decoded when first read.
     """
 
@@ -179,7 +179,8 @@ class Match:
 
     @property
     def host(self) -> str:
-        """Lower-cased, without userinfo and port; "" when none."""
+        """The host the router compared: percent-decoded (as written when that is malformed, not UTF-8 or
+        holds a NUL), lower-cased, without userinfo and port; "" when none."""
         return self._string(_HOST)
 
     @property

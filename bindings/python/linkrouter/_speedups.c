@@ -747,7 +747,8 @@ static PyGetSetDef match_getset[] = {
      "The URL that was routed: after rewriting, or the same as ``url`` when no rule fired.", NULL},
     {"was_rewritten", (getter)match_was_rewritten, NULL, "True when a rewrite rule fired.", NULL},
     {"scheme", (getter)match_part, NULL, NULL, CLOSURE(S_SCHEME)},
-    {"host", (getter)match_part, NULL, "Lower-cased, without userinfo and port; \"\" when none.", CLOSURE(S_HOST)},
+    {"host", (getter)match_part, NULL, "The host the router compared: percent-decoded (as written when that is malformed, not UTF-8 or "
+     "holds a NUL), lower-cased, without userinfo and port; \"\" when none.", CLOSURE(S_HOST)},
     {"port", (getter)match_part, NULL, "Digits, \"\" when none.", CLOSURE(S_PORT)},
     {"path", (getter)match_part, NULL, "As written, not decoded.", CLOSURE(S_PATH)},
     {"fragment", (getter)match_part, NULL, "As written, \"\" when none; the fragment is never routed.",
@@ -782,7 +783,7 @@ static PyTypeObject MatchType = {
         "``params`` merges, on the same key the higher winning: the ``extra`` given to resolve > path parameters\n"
         "(``:name``, ``*name``) > query parameters; bracket keys nest (``info[nickname]=x`` gives\n"
         "``{\"info\": {\"nickname\": \"x\"}}``). ``query`` lists every query pair in order, repeated keys included.\n"
-        "``scheme`` and ``host`` are lower-cased; ``path`` and ``fragment`` are as written; ``fragment`` is \"\" when\n"
+        "``scheme`` and ``host`` are lower-cased, ``host`` percent-decoded as the router compares it; ``path`` and ``fragment`` are as written; ``fragment`` is \"\" when\n"
         "there is none. Everything but ``params`` is decoded when first read."),
     .tp_basicsize = offsetof(MatchObject, values),
     .tp_itemsize = sizeof(PyObject *),

@@ -50,6 +50,30 @@ def test_match_table(table, url, target, params, extra, fragment):
     assert json.loads(table.resolve_json(url, extra=extra))["params"] == params
 
 
+HOST_ROWS = [
+    # The host the routes compared: decoded, lower-cased; as written (lower-cased) when its decoding is malformed,
+    # not UTF-8 or holds a NUL.
+    ("https://ads.example.net/landing", "Ads", "ads.example.net"),
+    ("https://%61ds.example.net/landing", "Ads", "ads.example.net"),
+    ("https://ADS%2Eexample.net/landing", "Ads", "ads.example.net"),
+    ("https://%41ds.example.net/landing?x=1", "Ads", "ads.example.net"),
+    ("https://u@%61ds.Example.net:8443/landing#f", "Ads", "ads.example.net"),
+    ("https://good.com%00.evil.com/x", "Any", "good.com%00.evil.com"),
+    ("https://%ZZ.com/x", "Any", "%zz.com"),
+    ("https://%FF.com/x", "Any", "%ff.com"),
+    ("https://%C3%A9T%C3%A9.fr/x", "Any", "\u00e9t\u00e9.fr"),
+]
+
+
+@pytest.mark.parametrize("url,target,host", HOST_ROWS)
+def test_match_reports_the_host_the_routes_compared(router, url, target, host):
+    router.add_route("https://ads.example.net/:page", "Ads")
+    router.add_route("https://*rest", "Any")
+    m = router.resolve(url)
+    assert m is not None
+    assert (m.target, m.host) == (target, host)
+
+
 def test_match_reports_parts(router):
     router.add_route("https://www.example.com/p/:id", "Product", name="product", metadata='{"auth":"true"}')
     m = router.resolve("HTTPS://u@WWW.Example.com:8443/p/7?x=%41#Frag")

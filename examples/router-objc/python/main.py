@@ -231,6 +231,9 @@ def custom_connector(router: ConnectorRouter) -> None:
 REFUSED = [
     ("https://ads.example.net/landing",
      "refused: HTTPConnector refused https://ads.example.net/landing: host ads.example.net is blocked"),
+    # The host as the routes compare it: percent-encoding or case does not get past the veto.
+    ("https://%61ds.Example.net/landing",
+     "refused: HTTPConnector refused https://%61ds.Example.net/landing: host ads.example.net is blocked"),
     ("app://order/detail?id=1", "error: no target class 'Target_order'"),
     ("app://user/delete?uid=1", "error: Target_user has no action 'delete'"),
     ("app://user", "error: app://user names no action (scheme://className/methodName)"),
