@@ -552,7 +552,9 @@ int lr_router_explain_text(lr_router *r, const char *url, char **out);
  *   LR_NOMATCH   no route matches, and the router has no unmatched handler
  *   LR_EDENIED   a guard denied the URL (lr_last_error() is its message), or a guard the route requires is not
  *                registered (a missing check never lets a URL through)
- *   LR_ETIMEOUT  the handler did not reply within the timeout
+ *   LR_ETIMEOUT  the handler did not reply within the timeout. A handler still waiting on its dispatch then is
+ *                never run (its work does nothing): no handler acts on an open its caller was told failed. One
+ *                already running runs on, and its reply is refused.
  *   LR_ENOTFOUND the route has no handler, nor has its target
  *   LR_ELIMIT    the guard's queue is full (LR_LIMIT_PENDING), or a limit of lr_router_resolve
  *   the handler's own negative status (LR_EHANDLER when it gives none), or the errors of lr_router_resolve.

@@ -485,6 +485,62 @@ static void test_executors(void)
     lr_router_free(r);
 }
 
+/* A dispatch that keeps its work until run_held (a busy serial queue). */
+static struct { void (*work)(void *); void *arg; } held[4];
+static int held_count;
+static void holding_executor(void *executor, void (*work)(void *), void *arg)
+{
+    (void)executor;
+    if (held_count < 4) {
+        held[held_count].work = work;
+        held[held_count].arg = arg;
+        held_count++;
+    }
+}
+
+static void run_held(void)
+{
+    for (int i = 0; i < held_count; i++) held[i].work(held[i].arg);
+    held_count = 0;
+}
+
+static int pushes;
+static int counts_push(const lr_match *m, void *context, void *user_data, void **result, const char **message)
+{
+    (void)m; (void)context; (void)user_data; (void)message;
+    __atomic_add_fetch(&pushes, 1, __ATOMIC_SEQ_CST);
+    *result = "pushed";
+    return LR_OK;
+}
+
+/* An open that timed out before its handler started never runs it (its work, run later, does nothing): no
+   handler acts on an open its caller was told failed (found by review: the push happened after LR_ETIMEOUT). */
+static void test_timed_out_open_runs_no_handler(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    lr_handler h = {counts_push, NULL, NULL, NULL};
+    EXPECT_INT(lr_router_handle(r, "mediator://Two/pushToModule/:param", &h), LR_OK);
+    lr_open_options held_20ms = {NULL, NULL, 0, NULL, holding_executor, NULL, 20};
+    void *result = (void *)1;
+    EXPECT_INT(lr_router_open(r, "mediator://Two/pushToModule/1", &held_20ms, &result), LR_ETIMEOUT);
+    EXPECT_INT(result == NULL, 1); /* no result after a timeout */
+    EXPECT_INT(held_count, 1);
+    run_held();
+    EXPECT_INT(pushes, 0);
+    /* In time: the held work runs the handler. */
+    lr_open_options held_long = {NULL, NULL, 0, NULL, holding_executor, NULL, 3600000};
+    done_calls = 0;
+    EXPECT_INT(lr_router_open_async(r, "mediator://Two/pushToModule/2", &held_long, done, "data"), LR_OK);
+    run_held();
+    pthread_mutex_lock(&done_lock);
+    while (done_calls == 0) pthread_cond_wait(&done_cond, &done_lock);
+    pthread_mutex_unlock(&done_lock);
+    EXPECT_INT(pushes, 1);
+    EXPECT_STR(done_text, "0 pushed mediator://Two/pushToModule/2 data");
+    lr_router_free(r);
+}
+
 /* ---- Logging ---- */
 
 static void log_line(int level, const char *message, void *user_data)
@@ -879,6 +935,7 @@ int main(void)
     test_unmatched();
     test_guards_and_deferred_opens();
     test_executors();
+    test_timed_out_open_runs_no_handler();
     test_logging();
     test_reentrancy_and_threads();
     test_callback_frees_router();

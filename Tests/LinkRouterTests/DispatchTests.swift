@@ -366,6 +366,43 @@ final class DispatchTests: XCTestCase {
         }
     }
 
+    /// An executor that keeps its work until `runHeld` (URLMediator's busy serial queue).
+    final class HoldingExecutor: Executor, @unchecked Sendable {
+        private let lock = NSLock()
+        private var held: [@Sendable () -> Void] = []
+        func execute(_ work: @escaping @Sendable () -> Void) { lock.lock(); held.append(work); lock.unlock() }
+        func runHeld() {
+            lock.lock()
+            let work = held
+            held = []
+            lock.unlock()
+            work.forEach { $0() }
+        }
+    }
+
+    /// An open that timed out before its handler started never runs it: no handler acts on an open its caller
+    /// was told failed. The work still runs once (the executor's contract), and does nothing.
+    func testHandlerNotStartedWhenTheOpenTimedOutIsNotRun() throws {
+        let r = Router()
+        let ran = Log<String>()
+        try r.handle("mediator://Two/pushToModule/:param") { m in ran.add(m.params["param"] ?? ""); return "pushed" }
+        r.onUnmatched { u in ran.add("unmatched \(u.url)"); return nil }
+        let executor = HoldingExecutor()
+        XCTAssertEqual(code { try r.open("mediator://Two/pushToModule/1", on: executor, timeout: .milliseconds(20)) }, .timeout)
+        XCTAssertEqual(code { try r.open("mediator://None", on: executor, timeout: .milliseconds(20)) }, .timeout)
+        executor.runHeld()
+        XCTAssertEqual(ran.all, [])
+        // Not timed out: the held work runs the handler.
+        let done = DispatchSemaphore(value: 0)
+        r.open(OpenRequest("mediator://Two/pushToModule/2", executor: executor, timeout: .seconds(3600))) { result in
+            XCTAssertEqual((try? result.get())?.value as? String, "pushed")
+            done.signal()
+        }
+        executor.runHeld()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(ran.all, ["2"])
+    }
+
     func testNonBlockingOpenCompletesOnce() throws {
         let r = Router()
         try r.handle("app://x/:n") { m in m.params["n"] }

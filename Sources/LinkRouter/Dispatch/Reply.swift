@@ -72,6 +72,9 @@ public final class Reply: Sendable {
     /// Whether the reply was completed (or expired).
     public var isDone: Bool { state.load(ordering: .acquiring) != Reply.pending }
 
+    /// Whether the open stopped waiting (its timeout passed) before the reply was completed.
+    package var hasExpired: Bool { state.load(ordering: .acquiring) == Reply.expired }
+
     @discardableResult package func complete(_ result: Result<(any Sendable)?, any Error>) -> Status {
         let (moved, was) = state.compareExchange(expected: Reply.pending, desired: Reply.done, ordering: .acquiringAndReleasing)
         guard moved else { return was == Reply.done ? .alreadyReplied : .timedOut }

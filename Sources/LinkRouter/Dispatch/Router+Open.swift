@@ -231,7 +231,14 @@ extension Router {
         let url = request.url
         let reply = Reply(match, url: url, log: log, done: done)
         if let executor = request.executor {
-            executor.execute { work.run(match, reply) }
+            executor.execute {
+                // The caller was told the open failed (timed out) before the work started: run nothing, so
+                // that no handler acts on an open its caller has given up on.
+                guard !reply.hasExpired else {
+                    return log(.info, "open \(url): not run, the open timed out before its handler started")
+                }
+                work.run(match, reply)
+            }
         } else {
             work.run(match, reply)
         }
