@@ -28,7 +28,7 @@ C_LINK  := -L$(BUILD)/lib -llinkrouter -Wl,-rpath,$(abspath $(BUILD)/lib)
 EXAMPLES := $(patsubst examples/c/%.c,$(BUILD)/examples/%,$(wildcard examples/c/*.c))
 C_TESTS  := $(patsubst Tests/C/%.c,$(BUILD)/tests/%,$(wildcard Tests/C/*.c))
 
-.PHONY: all deps lib examples demo bench bench-instructions bench-steps test test-swift test-c test-examples test-exports test-install test-python test-tool \
+.PHONY: all deps lib examples demo bench bench-instructions bench-steps test test-swift test-c test-examples test-exports test-install test-python python-ext test-tool \
         install uninstall clean
 
 all: lib examples
@@ -119,12 +119,14 @@ test-exports: lib
 # fallback to ctypes fail a test),
 # then through the ctypes path (LINKROUTER_PURE=1).
 PY_TEST_ENV := LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so)
-test-python: lib
+python-ext: lib
+	@echo "== Python: building the C extension in place"; \
+	(cd bindings/python && CFLAGS="$(CFLAGS) $(C_WARN)" LINKROUTER_REQUIRE_EXTENSION=1 \
+	    $(PYTHON) setup.py -q build_ext --inplace --force --build-temp $(abspath $(BUILD))/python-ext)
+
+test-python: lib python-ext
 	@if [ -d bindings/python/tests ]; then \
 	    $(PYTHON) -m pytest --version >/dev/null 2>&1 || $(PYTHON) -m pip install -q pytest; \
-	    echo "== Python: building the C extension in place"; \
-	    (cd bindings/python && CFLAGS="$(CFLAGS) $(C_WARN)" LINKROUTER_REQUIRE_EXTENSION=1 \
-	        $(PYTHON) setup.py -q build_ext --inplace --force --build-temp $(abspath $(BUILD))/python-ext) || exit 1; \
 	    echo "== Python tests through the C extension"; \
 	    $(PY_TEST_ENV) LINKROUTER_EXPECT_BINDING=c-extension $(PYTHON) -m pytest -q bindings/python/tests || exit 1; \
 	    echo "== Python tests through ctypes (LINKROUTER_PURE=1)"; \

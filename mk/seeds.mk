@@ -5,6 +5,8 @@
 #   examples/<seed>/c/main.c           -> build/examples/seed-<seed>-c     its output: examples/<seed>/c.expected
 #   examples/<seed>/swift/main.swift   -> the SwiftPM target seed-<seed>   its output: examples/<seed>/swift.expected
 #   examples/<seed>/python/main.py     -> the in-tree binding               its output: examples/<seed>/python.expected
+#                                         run twice: through the C extension (built first) and through ctypes
+#                                         (LINKROUTER_PURE=1), each checked to be the binding it claims
 #
 # A seed is a folder of examples/ with a README.md; all three programs and expected outputs must be there (a
 # missing one fails the run). Programs run from the repository root, so a seed reads its own files as
@@ -26,20 +28,28 @@ $(BUILD)/examples/seed-%-c: examples/%/c/main.c examples/c/check.h Include/linkr
 	@mkdir -p $(BUILD)/examples
 	$(CC) $(C_WARN) -D_POSIX_C_SOURCE=200809L $(CFLAGS) -IInclude -Iexamples/c $< -o $@ $(C_LINK) -lpthread
 
-test-seeds: lib $(SEED_C)
+SEED_PY_ENV := LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) PYTHONPATH=$(abspath bindings/python)
+
+test-seeds: lib python-ext $(SEED_C)
 	@bin="$$($(SWIFT) build $(RELEASE) --show-bin-path)"; \
+	for pure in "" 1; do \
+	    want=c-extension; [ -n "$$pure" ] && want=ctypes; \
+	    $(SEED_PY_ENV) LINKROUTER_PURE=$$pure $(PYTHON) -c 'import sys, linkrouter as l; \
+	        sys.exit(None if l.binding == sys.argv[1] else "Python seeds: binding %s, not %s" % (l.binding, sys.argv[1]))' \
+	        $$want || exit 1; \
+	done; \
 	for s in $(SEEDS); do \
-	    for lang in c swift python; do \
-	        expected=examples/$$s/$$lang.expected; out=$(BUILD)/examples/seed-$$s-$$lang.out; \
+	    for lang in c swift python python-ctypes; do \
+	        expected=examples/$$s/$${lang%-ctypes}.expected; out=$(BUILD)/examples/seed-$$s-$$lang.out; pure=; \
 	        case $$lang in \
 	            c) cmd="$(BUILD)/examples/seed-$$s-c";; \
 	            swift) cmd="$$bin/seed-$$s";; \
 	            python) cmd="$(PYTHON) examples/$$s/python/main.py";; \
+	            python-ctypes) cmd="$(PYTHON) examples/$$s/python/main.py"; pure=1;; \
 	        esac; \
 	        echo "== seed $$s ($$lang)"; \
 	        [ -f "$$expected" ] || { echo "seed $$s: $$expected is missing"; exit 1; }; \
-	        LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) PYTHONPATH=$(abspath bindings/python) \
-	            $$cmd > $$out 2>&1 || { cat $$out; echo "seed $$s ($$lang) failed"; exit 1; }; \
+	        $(SEED_PY_ENV) LINKROUTER_PURE=$$pure $$cmd > $$out 2>&1 || { cat $$out; echo "seed $$s ($$lang) failed"; exit 1; }; \
 	        diff -u $$expected $$out || exit 1; \
 	    done; \
 	done

@@ -302,6 +302,18 @@ static const step steps[] = {
     {"dariel://sixitem", {NULL}, {NULL},
      "refused: no route for dariel://sixitem: add it to the route table, or check its scheme", NULL,
      "nav(HomeViewController)"},
+    /* Two layers presented again, then dismissed to the root in one open. */
+    {"dariel://threeitem?userid=1", {NULL}, {NULL},
+     "present ThreeViewController",
+     "params {userid=1}, originUrl dariel://threeitem?userid=1, path \"\"",
+     "nav(HomeViewController) / modal(ThreeViewController)"},
+    {"dariel://fouritem", {NULL}, {NULL},
+     "present FourViewController in a navigation stack",
+     "params {}, originUrl dariel://fouritem, path \"\"",
+     "nav(HomeViewController) / modal(ThreeViewController) / nav(FourViewController)"},
+    {"dariel://dismiss/root", {NULL}, {NULL},
+     "dismiss 2, current HomeViewController", NULL,
+     "nav(HomeViewController)"},
 };
 
 static int failures;

@@ -182,6 +182,14 @@ STEPS = [
     Step("dariel://sixitem", {},
          "refused: no route for dariel://sixitem: add it to the route table, or check its scheme", None,
          "nav(HomeViewController)"),
+    # Two layers presented again, then dismissed to the root in one open.
+    Step("dariel://threeitem?userid=1", {}, "present ThreeViewController",
+         'params {userid=1}, originUrl dariel://threeitem?userid=1, path ""',
+         "nav(HomeViewController) / modal(ThreeViewController)"),
+    Step("dariel://fouritem", {}, "present FourViewController in a navigation stack",
+         'params {}, originUrl dariel://fouritem, path ""',
+         "nav(HomeViewController) / modal(ThreeViewController) / nav(FourViewController)"),
+    Step("dariel://dismiss/root", {}, "dismiss 2, current HomeViewController", None, "nav(HomeViewController)"),
 ]
 
 failures = 0

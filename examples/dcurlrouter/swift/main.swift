@@ -177,6 +177,15 @@ let steps = [
     Step(url: "dariel://sixitem", extra: [],
          outcome: "refused: no route for dariel://sixitem: add it to the route table, or check its scheme", sees: nil,
          window: "nav(HomeViewController)"),
+    // Two layers presented again, then dismissed to the root in one open.
+    Step(url: "dariel://threeitem?userid=1", extra: [], outcome: "present ThreeViewController",
+         sees: "params {userid=1}, originUrl dariel://threeitem?userid=1, path \"\"",
+         window: "nav(HomeViewController) / modal(ThreeViewController)"),
+    Step(url: "dariel://fouritem", extra: [], outcome: "present FourViewController in a navigation stack",
+         sees: "params {}, originUrl dariel://fouritem, path \"\"",
+         window: "nav(HomeViewController) / modal(ThreeViewController) / nav(FourViewController)"),
+    Step(url: "dariel://dismiss/root", extra: [], outcome: "dismiss 2, current HomeViewController", sees: nil,
+         window: "nav(HomeViewController)"),
 ]
 
 var failures = 0

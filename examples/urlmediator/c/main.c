@@ -113,9 +113,11 @@ typedef struct module_call {
 
 typedef int (*module_method)(const char *class_name, const char *param, module_call *call);
 
-/* +pushToModule: makes the view controller with the parameter and pushes it. */
+/* +pushToModule: makes the view controller with the parameter (NULL: none, pushToModuleID: alone) and pushes it. */
 static int push_to_module(const char *class_name, const char *param, module_call *call)
 {
+    if (!param)
+        param = "nil";
     navigation *nav = call->nav;
     pthread_mutex_lock(&nav->lock);
     int full = nav->count == MAX_VIEWS;
@@ -152,8 +154,8 @@ static int call_module(const lr_match *m, void *context, void *user_data, void *
 
     const char *method = lr_match_get(m, "method");
     const char *param = lr_match_get(m, "param");
-    if (!method || !param) {  /* a route of another shape given this class as its target */
-        snprintf(call->refusal, sizeof call->refusal, "%s needs a URL of the form scheme://%s/method/param",
+    if (!method) {  /* a route of another shape given this class as its target */
+        snprintf(call->refusal, sizeof call->refusal, "%s needs a URL of the form scheme://%s/method[/param]",
                  cls->name, cls->name);
         *message = call->refusal;
         return LR_EINVAL;
@@ -188,7 +190,7 @@ static int no_module(const char *url, void *context, void *user_data, void **res
 /* One call and what must come of it: by module id (pushToModuleID:param:queue:) or by URL. */
 typedef struct step {
     const char *module_id;  /* NULL: open `url` as it is */
-    const char *param;
+    const char *param;      /* by id: NULL for none (pushToModuleID: alone) */
     const char *url;        /* by id: the URL the id must build; NULL when it builds none */
     const char *queue;      /* "ui", "background", or NULL: the caller's thread */
     const char *outcome;
@@ -217,11 +219,16 @@ static const step steps[] = {
      "refused: no route is named '777'",
      "OneViewController(1) > TwoViewController(7) > OneViewController(2) > OneViewController(a b/c) > OneViewController(3)"},
     {"404", "1", "com.myiurlmediator://GhostViewController/pushToModule/1", "ui",
-     "refused: route 'com.myiurlmediator://GhostViewController/:method/:param' (target 'GhostViewController') has no handler",
+     "refused: route 'com.myiurlmediator://GhostViewController/:method(/:param)' (target 'GhostViewController') has no handler",
      "OneViewController(1) > TwoViewController(7) > OneViewController(2) > OneViewController(a b/c) > OneViewController(3)"},
     {NULL, NULL, "com.myiurlmediator://NoSuchController/pushToModule/1", "background",
      "refused: no module answers com.myiurlmediator://NoSuchController/pushToModule/1",
      "OneViewController(1) > TwoViewController(7) > OneViewController(2) > OneViewController(a b/c) > OneViewController(3)"},
+    /* pushToModuleID: without a parameter: the route's optional group, left out of the URL built. */
+    {"1000", NULL, "com.myiurlmediator://TwoViewController/pushToModule", "ui",
+     "TwoViewController.pushToModule(nil) ran on ui",
+     "OneViewController(1) > TwoViewController(7) > OneViewController(2) > OneViewController(a b/c) > OneViewController(3)"
+     " > TwoViewController(nil)"},
 };
 
 static int failures;
@@ -245,11 +252,14 @@ static void run_step(lr_router *router, navigation *nav, work_queue *ui, work_qu
     int rc = LR_OK;
 
     if (s->module_id) {
-        printf("pushToModuleID %s param %s on %s\n", s->module_id, s->param, on);
+        if (s->param)
+            printf("pushToModuleID %s param %s on %s\n", s->module_id, s->param, on);
+        else
+            printf("pushToModuleID %s on %s\n", s->module_id, on);
         /* The id is the route's name: the table gives the class, the method is pushToModule. */
         const char *names[] = {"method", "param"};
         const char *values[] = {"pushToModule", s->param};
-        rc = lr_router_build_url(router, s->module_id, names, values, 2, &built);
+        rc = lr_router_build_url(router, s->module_id, names, values, s->param ? 2 : 1, &built);
         url = built;
         if (rc == LR_OK) {
             printf("  url %s\n", built);

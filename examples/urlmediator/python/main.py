@@ -66,14 +66,16 @@ class NoModule(LookupError):
     """No route in the table answers the URL."""
 
 
-def push_to_module(class_name: str, param: str, call: ModuleCall) -> None:
-    """+pushToModule: makes the view controller with the parameter and pushes it."""
-    call.navigation.push("%s(%s)" % (class_name, param))
-    call.did = "%s.pushToModule(%s)" % (class_name, param)
+def push_to_module(class_name: str, param: Optional[str], call: ModuleCall) -> None:
+    """+pushToModule: makes the view controller with the parameter (None: none, pushToModuleID: alone) and
+    pushes it."""
+    shown = "nil" if param is None else param
+    call.navigation.push("%s(%s)" % (class_name, shown))
+    call.did = "%s.pushToModule(%s)" % (class_name, shown)
 
 
 # The classes linked into the app and the class methods they answer. GhostViewController is in the table, not here.
-MODULE_CLASSES: Dict[str, Dict[str, Callable[[str, str, ModuleCall], None]]] = {
+MODULE_CLASSES: Dict[str, Dict[str, Callable[[str, Optional[str], ModuleCall], None]]] = {
     "OneViewController": {"pushToModule": push_to_module},
     "TwoViewController": {"pushToModule": push_to_module},
 }
@@ -86,8 +88,8 @@ def call_module(class_name: str):
         call: ModuleCall = match.context
         call.ran_on = current_queue()
         name, param = match.params.get("method"), match.params.get("param")
-        if not isinstance(name, str) or not isinstance(param, str):  # a route of another shape
-            raise MissingMethod("%s needs a URL of the form scheme://%s/method/param" % (class_name, class_name))
+        if not isinstance(name, str) or not isinstance(param, (str, type(None))):  # a route of another shape
+            raise MissingMethod("%s needs a URL of the form scheme://%s/method[/param]" % (class_name, class_name))
         method = MODULE_CLASSES[class_name].get(name)
         if method is None:
             raise MissingMethod("%s has no method '%s'" % (class_name, name))
@@ -104,7 +106,7 @@ def no_module(request: linkrouter.OpenRequest) -> None:
 class Step:
     """One call and what must come of it: by module id (pushToModuleID:param:queue:) or by URL."""
     module_id: Optional[str]  # None: open `url` as it is
-    param: Optional[str]
+    param: Optional[str]      # by id: None for none (pushToModuleID: alone)
     url: Optional[str]        # by id: the URL the id must build; None when it builds none
     queue: Optional[str]      # "ui", "background", or None: the caller's thread
     outcome: str
@@ -130,10 +132,13 @@ STEPS = [
          "refused: OneViewController has no method 'fly'", STACK),
     Step("777", "1", None, "ui", "refused: no route is named '777'", STACK),
     Step("404", "1", "com.myiurlmediator://GhostViewController/pushToModule/1", "ui",
-         "refused: route 'com.myiurlmediator://GhostViewController/:method/:param' (target 'GhostViewController') "
+         "refused: route 'com.myiurlmediator://GhostViewController/:method(/:param)' (target 'GhostViewController') "
          "has no handler", STACK),
     Step(None, None, "com.myiurlmediator://NoSuchController/pushToModule/1", "background",
          "refused: no module answers com.myiurlmediator://NoSuchController/pushToModule/1", STACK),
+    # pushToModuleID: without a parameter: the route's optional group, left out of the URL built.
+    Step("1000", None, "com.myiurlmediator://TwoViewController/pushToModule", "ui",
+         "TwoViewController.pushToModule(nil) ran on ui", STACK + " > TwoViewController(nil)"),
 ]
 
 failures = 0
@@ -152,9 +157,15 @@ def run_step(router: linkrouter.Router, navigation: Navigation, queues: Dict[str
     call = ModuleCall(navigation)
     try:
         if step.module_id is not None:
-            print("pushToModuleID %s param %s on %s" % (step.module_id, step.param, on))
+            if step.param is None:
+                print("pushToModuleID %s on %s" % (step.module_id, on))
+            else:
+                print("pushToModuleID %s param %s on %s" % (step.module_id, step.param, on))
             # The id is the route's name: the table gives the class, the method is pushToModule.
-            url = router.url_for(step.module_id, method="pushToModule", param=step.param)
+            params = {"method": "pushToModule"}
+            if step.param is not None:
+                params["param"] = step.param
+            url = router.url_for(step.module_id, **params)
             print("  url %s" % url)
             expect("the URL built", url, step.url or "(none)")
         else:

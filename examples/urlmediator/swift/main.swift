@@ -58,30 +58,32 @@ struct NoModule: Error, CustomStringConvertible {
     let description: String
 }
 
-/// +pushToModule: makes the view controller with the parameter and pushes it.
-func pushToModule(_ className: String, _ param: String, _ call: ModuleCall) {
-    call.navigation.push("\(className)(\(param))")
-    call.report.withLock { $0.did = "\(className).pushToModule(\(param))" }
+/// +pushToModule: makes the view controller with the parameter (nil: none, pushToModuleID: alone) and pushes it.
+func pushToModule(_ className: String, _ param: String?, _ call: ModuleCall) {
+    let shown = param ?? "nil"
+    call.navigation.push("\(className)(\(shown))")
+    call.report.withLock { $0.did = "\(className).pushToModule(\(shown))" }
 }
 
 /// The classes linked into the app and the class methods they answer. GhostViewController is in the table, not here.
-let moduleClasses: [String: [String: @Sendable (String, String, ModuleCall) -> Void]] = [
+let moduleClasses: [String: [String: @Sendable (String, String?, ModuleCall) -> Void]] = [
     "OneViewController": ["pushToModule": pushToModule],
     "TwoViewController": ["pushToModule": pushToModule],
 ]
 
 /// The handler of one module class: finds the method the URL names and calls it with the parameter, on whatever
 /// queue the library runs it. A method the class does not have is an error.
-func callModule(_ className: String, _ methods: [String: @Sendable (String, String, ModuleCall) -> Void],
+func callModule(_ className: String, _ methods: [String: @Sendable (String, String?, ModuleCall) -> Void],
                 _ queueName: QueueName) -> Handler {
     .sync { match in
         let call = match.context as! ModuleCall
         let ranOn = DispatchQueue.getSpecific(key: queueName.key)
             ?? (pthread_equal(pthread_self(), call.caller) != 0 ? "caller" : "an unnamed thread")
         call.report.withLock { $0.ranOn = ranOn }
-        guard let name = match.params["method"], let param = match.params["param"] else {  // a route of another shape
-            throw MissingMethod(description: "\(className) needs a URL of the form scheme://\(className)/method/param")
+        guard let name = match.params["method"] else {  // a route of another shape
+            throw MissingMethod(description: "\(className) needs a URL of the form scheme://\(className)/method[/param]")
         }
+        let param = match.params["param"]
         guard let method = methods[name] else {
             throw MissingMethod(description: "\(className) has no method '\(name)'")
         }
@@ -120,10 +122,13 @@ let steps = [
          outcome: "refused: OneViewController has no method 'fly'", stack: stack),
     Step(moduleID: "777", param: "1", url: nil, queue: "ui", outcome: "refused: no route is named '777'", stack: stack),
     Step(moduleID: "404", param: "1", url: "com.myiurlmediator://GhostViewController/pushToModule/1", queue: "ui",
-         outcome: "refused: route 'com.myiurlmediator://GhostViewController/:method/:param' (target 'GhostViewController') has no handler",
+         outcome: "refused: route 'com.myiurlmediator://GhostViewController/:method(/:param)' (target 'GhostViewController') has no handler",
          stack: stack),
     Step(moduleID: nil, param: nil, url: "com.myiurlmediator://NoSuchController/pushToModule/1", queue: "background",
          outcome: "refused: no module answers com.myiurlmediator://NoSuchController/pushToModule/1", stack: stack),
+    // pushToModuleID: without a parameter: the route's optional group, left out of the URL built.
+    Step(moduleID: "1000", param: nil, url: "com.myiurlmediator://TwoViewController/pushToModule", queue: "ui",
+         outcome: "TwoViewController.pushToModule(nil) ran on ui", stack: stack + " > TwoViewController(nil)"),
 ]
 
 var failures = 0
@@ -151,9 +156,11 @@ func run(_ step: Step, on router: Router, navigation: Navigation, queues: [Strin
     do {
         let url: String
         if let moduleID = step.moduleID {
-            print("pushToModuleID \(moduleID) param \(step.param ?? "") on \(on)")
+            print("pushToModuleID \(moduleID)\(step.param.map { " param \($0)" } ?? "") on \(on)")
             // The id is the route's name: the table gives the class, the method is pushToModule.
-            url = try router.url(name: moduleID, params: ["method": "pushToModule", "param": step.param ?? ""])
+            var params = ["method": "pushToModule"]
+            if let param = step.param { params["param"] = param }
+            url = try router.url(name: moduleID, params: params)
             print("  url \(url)")
             expect("the URL built", url, step.url ?? "(none)")
         } else {
