@@ -76,7 +76,7 @@ type Match struct {
 	URL       string // the URL as given
 	Rewritten string // the URL after rewriting (the same as URL when no rule fired)
 	Scheme    string // of the routed URL, lower-cased
-	Host      string // lower-cased, without userinfo and port; "" when none
+	Host      string // the host the routes compared: percent-decoded, lower-cased, without userinfo and port; "" when none
 	Port      string // digits, "" when none
 	Path      string // as written, not decoded
 	Fragment  string // as written, "" when none; the fragment is never routed

@@ -153,7 +153,7 @@ public final class Match {
         return scheme;
     }
 
-    /** The host, lower-cased, without userinfo and port; "" when none. */
+    /** The host the routes compared: percent-decoded, lower-cased, without userinfo and port; "" when none. */
     public String host() {
         return host;
     }
