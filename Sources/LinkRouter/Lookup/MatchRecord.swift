@@ -293,11 +293,7 @@ package struct MatchRecord {
         let hostAt = hostCount > 0 ? headAt &+ hostStart : headAt &+ headEnd
         bytes[hostAt &+ hostCount] = 0
         setRef(Field.host.rawValue, hostAt, hostCount)
-        if parts.hostHasPercent {
-            lowercasedHost(ByteSpan(start: u + hostStart, count: hostCount), at: hostAt, in: block)
-        } else if parts.hostHasUppercase {
-            for k in hostAt..<(hostAt &+ hostCount) { bytes[k] = ASCII.lowercased(bytes[k]) }
-        }
+        reportHost(ByteSpan(start: u + hostStart, count: hostCount), at: hostAt, in: block, parts)
         let portAt = portCount > 0 ? headAt &+ portStart : headAt &+ headEnd
         bytes[portAt &+ portCount] = 0
         setRef(Field.port.rawValue, portAt, portCount)
@@ -474,11 +470,7 @@ package struct MatchRecord {
         }
         let hostAt = cursor
         put(host, ref: Field.host.rawValue)
-        if parts.hostHasPercent {
-            lowercasedHost(host, at: hostAt, in: block)
-        } else if parts.hostHasUppercase {
-            for k in hostAt..<(hostAt &+ host.count) { bytes[k] = ASCII.lowercased(bytes[k]) }
-        }
+        reportHost(host, at: hostAt, in: block, parts)
         put(port, ref: Field.port.rawValue)
         if pathIsSuffix {
             setRef(Field.path.rawValue, routedAt &+ parts.pathStart, path.count)
@@ -518,10 +510,21 @@ package struct MatchRecord {
 
     // MARK: Writing, the parts both writers share
 
-    /// The host of a URL whose host has a `%`, copied at `at` (with its NUL and ref), made what a match reports:
-    /// percent-decoded as the router compares it (`decodeHost`), then lower-cased. Rare: not inlined.
+    /// Makes the host `raw`, copied at `at` with its NUL and ref, what a match reports: lower-cased, and when it
+    /// has a `%` percent-decoded as the router compares it (`decodedHost`, rare).
+    @inline(__always)
+    private static func reportHost(_ raw: ByteSpan, at: Int, in block: UnsafeMutableRawPointer, _ parts: URLParts) {
+        if parts.hostHasPercent {
+            decodedHost(raw, at: at, in: block)
+        } else if parts.hostHasUppercase {
+            let bytes = block.assumingMemoryBound(to: UInt8.self) + at
+            for k in 0..<raw.count { bytes[k] = ASCII.lowercased(bytes[k]) }
+        }
+    }
+
+    /// `reportHost` of a host with a `%`: decoded (`decodeHost`), lower-cased, its NUL and ref moved to its new end.
     @inline(never)
-    static func lowercasedHost(_ raw: ByteSpan, at: Int, in block: UnsafeMutableRawPointer) {
+    private static func decodedHost(_ raw: ByteSpan, at: Int, in block: UnsafeMutableRawPointer) {
         let bytes = block.assumingMemoryBound(to: UInt8.self) + at
         let count = decodeHost(raw, over: bytes) ?? raw.count
         for k in 0..<count { bytes[k] = ASCII.lowercased(bytes[k]) }
