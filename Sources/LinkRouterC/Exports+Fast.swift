@@ -101,7 +101,10 @@ private func result(of m: FlatMatch) -> lr_result {
 public func lr_result_get(_ res: UnsafePointer<lr_result>?, _ params: UnsafePointer<lr_param_ref>?, _ name: CString?,
                           _ valueLength: UnsafeMutablePointer<Int>?) -> CString? {
     let f: StaticString = "lr_result_get"
-    guard let res, let params, let name else { return nil }
+    guard let res, let params, let name else {
+        noteMisuse("\(f): \(res == nil ? "res" : params == nil ? "params" : "name") is NULL")
+        return nil
+    }
     let path = res.pointee.path_param_count, count = res.pointee.param_count
     // What a lookup writes: at most maxRouteParams path parameters, then at most the largest maxParams pairs.
     guard path >= 0, path <= count, path <= Limits.maxRouteParams, count - path <= Limits.maxParamsCeiling else {

@@ -153,10 +153,7 @@ private func resolve(_ r: Handle?, _ url: CString?, _ names: UnsafePointer<CStri
 public func lr_router_set_limit(_ r: Handle?, _ limit: Int32, _ value: UInt) -> Int32 {
     guarded { () throws(RouterError) in
         let router = try router(r, "lr_router_set_limit")
-        // Each limit's own range decides (Limits.ranges); a value beyond Int cannot be in any of them.
-        guard let value = Int(exactly: value) else {
-            throw RouterError(.misuse, "lr_router_set_limit: value \(value) is out of range")
-        }
+        // Each limit's own range decides (Limits.ranges).
         try router.updateLimits { limits throws(RouterError) in try limits.set(limit, value, "lr_router_set_limit") }
         return 0
     }

@@ -132,8 +132,9 @@ func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString
            item: StaticString, maxLength: Int = .max) throws(RouterError) -> [String] {
     guard count > 0 else { return [] }
     guard let array else { throw RouterError(.misuse, "\(function): \(what) is NULL") }
+    // Not reserved from `count`: a count far past the array's end (a caller's slip, up to 2^31) would size
+    // gigabytes before its first NULL is seen. The array grows as items are read.
     var out: [String] = []
-    out.reserveCapacity(count)
     for i in 0..<count {
         do throws(RouterError) {
             guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(what)[\(i)] is NULL") }
@@ -185,16 +186,20 @@ func withPairs<R>(_ names: UnsafePointer<CString?>?, _ values: UnsafePointer<CSt
     guard count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
     guard let names else { throw RouterError(.misuse, "\(function): names is NULL") }
     guard let values else { throw RouterError(.misuse, "\(function): values is NULL") }
-    let result = withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: count) { pairs -> Result<R, RouterError> in
+    // Every pointer is checked before anything is sized from `count`: a count past the arrays' end (a caller's
+    // slip, up to 2^31) meets a NULL there, rather than sizing gigabytes first. The memory comes from
+    // `withTemporary`, which reports a size it cannot have instead of aborting the host.
+    for i in 0..<count where names[i] == nil || values[i] == nil {
+        let array = names[i] == nil ? "names" : "values"
+        throw RouterError(.misuse, "extra \(i): \(function): \(array)[\(i)] is NULL", index: i)
+    }
+    let result = withTemporary(QueryPair.self, capacity: count) { base -> Result<R, RouterError> in
         do throws(RouterError) {
-            guard let base = pairs.baseAddress else { throw RouterError(.noMemory, "\(function): out of memory") }
             for i in 0..<count {
                 do throws(RouterError) {
-                    guard names[i] != nil else { throw RouterError(.misuse, "\(function): names[\(i)] is NULL") }
-                    guard values[i] != nil else { throw RouterError(.misuse, "\(function): values[\(i)] is NULL") }
                     let name = try bytes(names[i], "name", function), value = try bytes(values[i], "value", function)
                     guard name.isValidUTF8, value.isValidUTF8 else {
-                        throw RouterError(.invalidURL, "\(function): extra \(i) is not valid UTF-8")
+                        throw RouterError(.invalidURL, "\(function): its \(name.isValidUTF8 ? "value" : "name") is not valid UTF-8")
                     }
                     base[i] = QueryPair(key: name, value: value)
                 } catch {
@@ -206,6 +211,7 @@ func withPairs<R>(_ names: UnsafePointer<CString?>?, _ values: UnsafePointer<CSt
             return .failure(error)
         }
     }
+    guard let result else { throw RouterError(.noMemory, "\(function): no memory for \(count) extras") }
     return try result.get()
 }
 
@@ -238,12 +244,14 @@ extension Limits {
     }
 
     /// Sets limit `id` when `value` is in its range (`Limits.ranges`, which `Router.updateLimits` checks again).
-    mutating func set(_ id: Int32, _ value: Int, _ function: StaticString) throws(RouterError) {
+    /// The id is checked first, so that an unknown limit is named as such whatever the value.
+    mutating func set(_ id: Int32, _ value: UInt, _ function: StaticString) throws(RouterError) {
         let (name, path) = try Limits.limit(id, function)
-        if let range = Limits.ranges.first(where: { $0.path == path })?.range, !range.contains(value) {
+        let range = Limits.ranges.first(where: { $0.path == path })?.range ?? 0...Int.max
+        guard let v = Int(exactly: value), range.contains(v) else {
             throw RouterError(.misuse, "\(function): \(name) = \(value) is out of range \(range.lowerBound)...\(range.upperBound)")
         }
-        self[keyPath: path] = value
+        self[keyPath: path] = v
     }
 }
 

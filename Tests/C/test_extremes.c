@@ -220,6 +220,42 @@ static void test_capacities(void)
         failed = 7;
     }
     EXPECT_INT(failed, 7); /* a refused count names no element */
+    /* Counts in range but past the arrays' end (a caller's slip): the first NULL element is refused before
+       anything is sized from the count. 2^30 and 2^31 - 1 aborted the host on a failed allocation of 16 or 32
+       bytes per element (found by the limits review). */
+    const size_t past[] = {(size_t)1 << 30, (size_t)INT32_MAX};
+    const char *none[] = {NULL};
+    for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
+        EXPECT_INT(lr_router_add_many(r, none, none, past[i], NULL), LR_EMISUSE);
+        EXPECT_TRUE(strcmp(lr_last_error(), "route 0: lr_router_add_many: patterns[0] is NULL") == 0, lr_last_error());
+        EXPECT_INT(lr_router_add_rewrites(r, none, none, past[i], NULL), LR_EMISUSE);
+        EXPECT_INT(lr_router_resolve_with(r, url, none, none, past[i], &m), LR_EMISUSE);
+        EXPECT_TRUE(strcmp(lr_last_error(), "extra 0: lr_router_resolve_with: names[0] is NULL") == 0, lr_last_error());
+        EXPECT_INT(lr_router_resolve_with(r, url, one, none, past[i], &m), LR_EMISUSE);
+        EXPECT_TRUE(strcmp(lr_last_error(), "extra 0: lr_router_resolve_with: values[0] is NULL") == 0, lr_last_error());
+        lr_open_options opts = {0};
+        opts.extra_names = none;
+        opts.extra_values = none;
+        opts.extra_count = past[i];
+        EXPECT_INT(lr_router_open(r, url, &opts, NULL), LR_EMISUSE);
+        EXPECT_TRUE(strcmp(lr_last_error(), "extra 0: lr_router_open: extra_names[0] is NULL") == 0, lr_last_error());
+        EXPECT_INT(lr_router_open_async(r, url, &opts, never_done, NULL), LR_EMISUSE);
+        char *built = NULL;
+        EXPECT_INT(lr_router_build_url(r, "x", none, none, past[i], &built), LR_EMISUSE);
+        EXPECT_TRUE(built == NULL, "no URL after a refused count");
+        lr_route rt = {0};
+        rt.pattern = "app://counted";
+        rt.requires = none;
+        rt.requires_count = past[i];
+        EXPECT_INT(lr_router_add_routes(r, &rt, 1, NULL), LR_EMISUSE);
+        EXPECT_TRUE(strcmp(lr_last_error(), "route 0: guard 0: lr_router_add_routes: requires[0] is NULL") == 0, lr_last_error());
+        rt.requires_count = 0;
+        rt.meta_keys = none;
+        rt.meta_values = none;
+        rt.meta_count = past[i];
+        EXPECT_INT(lr_router_add_routes(r, &rt, 1, NULL), LR_EMISUSE);
+        EXPECT_TRUE(strcmp(lr_last_error(), "route 0: meta 0: lr_router_add_routes: meta_keys[0] is NULL") == 0, lr_last_error());
+    }
     size_t n = 0;
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, 2);
@@ -457,6 +493,13 @@ static void test_function_names(void)
     EXPECT_INT(lr_router_set_limit(r, 10, 5), LR_EMISUSE);
     EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_set_limit: unknown limit 10 (see enum lr_limit)") == 0,
                 "set_limit's unknown-limit message");
+    /* A value past every range still names the limit, and an unknown limit is named as such whatever the value
+       (both said "value 18446744073709551615 is out of range": found by the limits review). */
+    EXPECT_INT(lr_router_set_limit(r, 99, SIZE_MAX), LR_EMISUSE);
+    EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_set_limit: unknown limit 99 (see enum lr_limit)") == 0, lr_last_error());
+    EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, SIZE_MAX), LR_EMISUSE);
+    EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_set_limit: LR_LIMIT_URL_LENGTH = 18446744073709551615 is out of range "
+                                        "1...1073741824") == 0, lr_last_error());
     EXPECT_INT(lr_router_get_limit(r, -1, &v), LR_EMISUSE);
     EXPECT_TRUE(strcmp(lr_last_error(), "lr_router_get_limit: unknown limit -1 (see enum lr_limit)") == 0,
                 "get_limit's unknown-limit message");
