@@ -124,7 +124,8 @@ final class URLBuildTests: XCTestCase {
         }
     }
 
-    /// J: a maxSegments set lower after the routes were added does not drop their types from URL building.
+    /// J: a maxSegments set lower after the routes were added does not drop their types from URL building (the
+    /// values are still checked against them; the URLs themselves now pass the limit, so they are refused).
     func testLimitsSetAfterAddingKeepTheTypes() throws {
         let routes = [RouteSpec("app://h/a/v{n<uint>}.json", target: "V", name: "v"), RouteSpec("app://h/b/c/:id<int>", target: "I", name: "i")]
         let router = Router(), resolver = Router()
@@ -133,11 +134,44 @@ final class URLBuildTests: XCTestCase {
         try router.updateLimits { $0.maxSegments = 2 }
         let e = "error -2: cannot build the URL of route"
         try URLBuildTests.check(router, [
-            ("v", [("n", "3")], "app://h/a/v3.json"),
+            // Built URLs that this router would now refuse are refused with the limit (the limits review).
+            ("v", [("n", "3")], "error -6: cannot build the URL of route 'v' ('app://h/a/v{n<uint>}.json'): it would have 3 segments "
+                + "(host included), more than maxSegments (2)"),
             ("v", [("n", "x/y")], "\(e) 'v' ('app://h/a/v{n<uint>}.json'): parameter 'n' = 'x/y' does not fit 'v{n<uint>}.json'"),
-            ("i", [("id", "12")], "app://h/b/c/12"),
+            ("i", [("id", "12")], "error -6: cannot build the URL of route 'i' ('app://h/b/c/:id<int>'): it would have 4 segments "
+                + "(host included), more than maxSegments (2)"),
             ("i", [("id", "abc")], "\(e) 'i' ('app://h/b/c/:id<int>'): parameter 'id' = 'abc' does not fit ':id<int>'"),
         ], resolver: resolver)
+    }
+
+    /// A built URL stays within what a lookup takes: segments and query pairs too, not only the length (found by
+    /// the limits review: a catch-all of 1,101 pieces or 1,100 query pairs built URLs that resolve refuses). A
+    /// value that alone passes the length is refused before anything is built.
+    func testBuiltURLsStayWithinTheLookupLimits() throws {
+        let router = Router()
+        try router.add([RouteSpec("files://open/*path", target: "F", name: "f"), RouteSpec("app://u/:id", target: "U", name: "u")])
+        func pieces(_ n: Int) -> String { (0..<n).map { _ in "p" }.joined(separator: "/") }
+        func query(_ n: Int) -> [(name: String, value: String)] { (0..<n).map { (name: "k\($0)", value: "v") } }
+        let e = "cannot build the URL of route"
+        let refused: [(String, () throws(RouterError) -> String, String)] = [
+            ("1,024 pieces", { () throws(RouterError) in try router.url(name: "f", params: ["path": pieces(1_024)]) },
+             "\(e) 'f' ('files://open/*path'): it would have 1025 segments (host included), more than maxSegments (1024)"),
+            ("1,025 query pairs", { () throws(RouterError) in try router.url(name: "u", params: ["id": "1"], query: query(1_025)) },
+             "\(e) 'u' ('app://u/:id'): it would have 1025 query pairs, more than maxParams (1024)"),
+            ("70,000-byte value", { () throws(RouterError) in try router.url(name: "u", params: ["id": String(repeating: " ", count: 70_000)]) },
+             "\(e) 'u' ('app://u/:id'): it would be at least 70006 bytes, more than maxURLLength (65536)"),
+        ]
+        for (what, build, message) in refused {
+            XCTAssertThrowsError(try build(), what) {
+                XCTAssertEqual(($0 as? RouterError)?.code, .limit, what)
+                XCTAssertEqual(($0 as? RouterError)?.message, message, what)
+            }
+        }
+        // At the limits: built, and resolved back.
+        let deepest = try router.url(name: "f", params: ["path": pieces(1_023)])  // the host and 1,023 pieces
+        XCTAssertEqual(try router.resolve(deepest)?.params["path"], pieces(1_023))
+        let widest = try router.url(name: "u", params: ["id": "1"], query: query(1_024))
+        XCTAssertEqual(try router.resolve(widest)?.params["k1023"], "v")
     }
 
     /// The property: for random values (reserved characters, `%`, spaces, non-ASCII), the built URL resolves

@@ -20,8 +20,8 @@ enum URLBuilder {
     /// The URL of the route with `pattern` (text as registered) called `name`, from `params` in order: pattern
     /// parameters by name, query parameters as `?key`. Throws `.invalidURL` for a missing, unknown, repeated or
     /// empty parameter, a value that does not fit its type, a catch-all with an empty piece, optional groups that
-    /// would not resolve back, or a `*://` pattern (no scheme to write); `.limit` when the URL is longer than
-    /// `limits.maxURLLength`.
+    /// would not resolve back, or a `*://` pattern (no scheme to write); `.limit` when the URL would be longer than
+    /// `limits.maxURLLength` or have more segments or query pairs than a lookup takes (`maxSegments`, `maxParams`).
     static func build(pattern: String, name: String, params: [(name: String, value: String)],
                       limits: Limits) throws(RouterError) -> String {
         let route = "route '\(excerpt(name))' ('\(excerpt(pattern))')"
@@ -104,6 +104,13 @@ enum URLBuilder {
             guard values.updateValue(value, forKey: key) == nil else { throw fail("parameter '\(excerpt(key))' is given twice") }
         }
 
+        // Encoding only lengthens: values that alone pass maxURLLength are refused before anything is built.
+        let least = scheme.count &+ 3 &+ values.values.reduce(0) { $0 &+ $1.utf8.count }
+            &+ query.reduce(0) { $0 &+ $1.key.utf8.count &+ $1.value.utf8.count }
+        guard least <= limits.maxURLLength else {
+            throw RouterError(.limit, "cannot build the URL of \(route): it would be at least \(least) bytes, more than maxURLLength (\(limits.maxURLLength))")
+        }
+
         var out: [UInt8] = scheme + [ASCII.colon, ASCII.slash, ASCII.slash]
         var comesBack: [Match.Param] = []  // what resolving the URL gives: values decoded, a catch-all as written
         var first = true
@@ -164,6 +171,15 @@ enum URLBuilder {
         }
         guard out.count <= limits.maxURLLength else {
             throw RouterError(.limit, "cannot build the URL of \(route): it would be \(out.count) bytes, more than maxURLLength (\(limits.maxURLLength))")
+        }
+        // A lookup refuses a URL with more segments or query pairs than the limits allow: such a URL would not
+        // resolve back. Segments are counted as a lookup counts them: the host and the non-empty path segments.
+        let segments = out[(scheme.count &+ 3)..<pathEnd].split(separator: ASCII.slash).count
+        guard segments <= limits.maxSegments else {
+            throw RouterError(.limit, "cannot build the URL of \(route): it would have \(segments) segments (host included), more than maxSegments (\(limits.maxSegments))")
+        }
+        guard query.count <= limits.maxParams else {
+            throw RouterError(.limit, "cannot build the URL of \(route): it would have \(query.count) query pairs, more than maxParams (\(limits.maxParams))")
         }
         if left.contains(true) {
             // Another combination of the groups may still take this URL first (`x(/:a)(/:b<int>)`: a typed or
