@@ -175,5 +175,39 @@ final class InsertRemoveTests: XCTestCase {
         XCTAssertThrowsError(try r.add("app://a/b/c/d", target: "D")) { XCTAssertEqual(($0 as? RouterError)?.code, .limit) }
         limits.maxURLLength = 0
         XCTAssertThrowsError(try r.setLimits(limits)) { XCTAssertEqual(($0 as? RouterError)?.code, .misuse) }
+        // Router(limits:) cannot throw: a limit out of its range is brought to the nearest end (found by the
+        // limits review: it took any value, past the ceilings lookups rely on).
+        var wild = Limits()
+        (wild.maxNestingDepth, wild.maxURLLength, wild.maxSegments, wild.maxPending) = (100_000, Int.max, 0, -5)
+        let clamped = Router(limits: wild).limits
+        XCTAssertEqual([clamped.maxNestingDepth, clamped.maxURLLength, clamped.maxSegments, clamped.maxPending],
+                       [256, 1 << 30, 1, 0])
+    }
+
+    /// A route added before maxSegments was lowered can still be removed (found by the limits review: remove
+    /// parsed the pattern under the lowered limit and refused it with .limit, so only clearing the router or
+    /// raising the limit got rid of it, and the router's own export no longer loaded).
+    func testRemoveAfterTheSegmentLimitWasLowered() throws {
+        let r = Router()
+        try r.add("app://h/a/b/c/d/e/f/g", target: "Deep")
+        try r.add("app://h/x/:y/z(/:w)", target: "Optional")
+        try r.updateLimits { $0.maxSegments = 3 }
+        let cases: [(pattern: String, code: RouterError.Code?, message: String?)] = [
+            ("app://h/1/2/3/4/5/6/7/8/9/10/11", .notFound,
+             "no route matches the URLs of pattern 'app://h/1/2/3/4/5/6/7/8/9/10/11': it has more segments than any route"),
+            ("app://h/a/b/c/d/e/f", .notFound, "no route matches the URLs of pattern 'app://h/a/b/c/d/e/f'"),
+            ("app://h/a/b/c/d/e/f/g", nil, nil),
+            ("app://h/x/:other/z(/:w)", nil, nil),
+        ]
+        for c in cases {
+            do {
+                try r.remove(c.pattern)
+                XCTAssertNil(c.code, c.pattern)
+            } catch {
+                XCTAssertEqual(error.code, c.code, c.pattern)
+                XCTAssertEqual(error.message, c.message, c.pattern)
+            }
+        }
+        XCTAssertEqual(r.count, 0)
     }
 }

@@ -54,6 +54,13 @@ public struct Limits: Sendable, Equatable {
     /// The largest value `maxParams` may be set to: no lookup returns more query pairs.
     package static var maxParamsCeiling: Int { 1 << 24 }
 
+    /// These limits with each one brought into its range (`Router(limits:)`, which cannot throw, takes them so).
+    package func clamped() -> Limits {
+        var out = self
+        for (_, path, range) in Limits.ranges { out[keyPath: path] = min(max(out[keyPath: path], range.lowerBound), range.upperBound) }
+        return out
+    }
+
     /// Throws `.misuse` naming the first limit out of its range.
     package func checkRanges() throws(RouterError) {
         for (name, path, range) in Limits.ranges where !range.contains(self[keyPath: path]) {

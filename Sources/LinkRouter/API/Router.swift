@@ -37,9 +37,11 @@ public final class Router: Sendable {
     /// Opens deferred by guards, by guard name, in the order they were parked (see Dispatch/Router+Open.swift).
     let parked = Locked<[String: [ParkedOpen]]>([:])
 
+    /// A router with no routes. A limit out of its range (`setLimits` throws for one) is brought to the nearest
+    /// end of it: every size a lookup computes relies on those ranges.
     public init(limits: Limits = .default) {
         id = Router.nextID.add(1, ordering: .relaxed).newValue
-        published = Locked((RouterState(table: .empty, rewrites: .empty, limits: limits), 0))
+        published = Locked((RouterState(table: .empty, rewrites: .empty, limits: limits.clamped()), 0))
     }
 
     deinit {
@@ -162,7 +164,16 @@ public final class Router: Sendable {
     /// Removes the route that `pattern` would conflict with; `.notFound` when there is none.
     public func remove(_ pattern: String) throws(RouterError) {
         try update { state throws(RouterError) in
-            let parsed = try Pattern.parse(pattern, limits: state.limits)
+            // A route added before `maxSegments` was lowered stays removable: the pattern may have as many
+            // segments as the deepest route. One with more matches no route's URLs.
+            var limits = state.limits
+            limits.maxSegments = max(limits.maxSegments, state.table.maxDepth &+ 2)
+            let parsed: Pattern
+            do throws(RouterError) {
+                parsed = try Pattern.parse(pattern, limits: limits)
+            } catch where error.code == .limit {
+                throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern))': it has more segments than any route")
+            }
             var removed = -1
             let table = try state.table.updating { store throws(RouterError) in removed = try store.remove(parsed) }
             // The route's own handler goes with it.
