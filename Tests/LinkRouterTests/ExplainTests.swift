@@ -37,6 +37,16 @@ final class ExplainTests: XCTestCase {
         let refused = router.explain("not a url")
         XCTAssertEqual(refused.result, .error)
         XCTAssertEqual(refused.error?.code, .invalidURL)
+        // A URL over maxURLLength is refused before anything is tried, and quoted, not echoed (found by the limits
+        // review: a 20 MB URL of control bytes made a 240 MB explanation).
+        let long = "app://x/" + String(repeating: "\u{1}", count: 70_000)
+        let tooLong = router.explain(long)
+        XCTAssertEqual(tooLong.result, .error)
+        XCTAssertEqual(tooLong.error?.code, .limit)
+        XCTAssertEqual(tooLong.error?.message, "URL of 70008 bytes is longer than maxURLLength (65536)")
+        XCTAssertEqual(tooLong.url, excerpt(long))
+        XCTAssertEqual(tooLong.routed, excerpt(long))
+        XCTAssertLessThan(tooLong.json.utf8.count, 2_000)
 
         let unknownScheme = router.explain("ftp://x/y")
         XCTAssertEqual(unknownScheme.candidates.count, 0)
