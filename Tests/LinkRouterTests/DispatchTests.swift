@@ -99,9 +99,14 @@ final class DispatchTests: XCTestCase {
         let r = Router()
         let held = Log<Reply>()
         try r.handle("app://silent", .callback { _, reply in held.add(reply) })
+        let log = Log<String>()
+        r.setLog(level: .debug) { level, message in log.add("\(level): \(message)") }
         XCTAssertEqual(code { try r.open("app://silent", timeout: .milliseconds(30)) }, .timeout)
         // The late reply is refused and says why.
         XCTAssertEqual(held.all.first?.send("late"), .timedOut)
+        // A timeout is logged once, as a warning, not also as a failed handler (it was, at error level).
+        XCTAssertEqual(log.all.filter { !$0.hasPrefix("info: ") && !$0.hasPrefix("debug: ") },
+                       ["warning: 'app://silent': the handler did not reply within 0.03 seconds"])
     }
 
     func testDroppedReplyFailsTheOpenAtOnce() throws {
@@ -339,6 +344,21 @@ final class DispatchTests: XCTestCase {
         XCTAssertEqual(r.pending("login").map(\.url), ["app://p/0", "app://p/1", "app://p/2"])  // nothing lost
         XCTAssertEqual(log.all.count, 1)
         XCTAssertTrue(log.all.first?.hasPrefix("warning: the queue of guard 'login' is full (3 opens") ?? false, "\(log.all)")
+    }
+
+    func testReplayDeferredAgainIsParkedAgainPastALoweredLimit() throws {
+        // Found by the limits review: with maxPending lowered below the queue, the second replay deferred again
+        // was refused as a full queue and lost, where "nothing already parked is lost".
+        let r = Router()
+        try r.updateLimits { $0.maxPending = 2 }
+        try r.addGuard("login") { _ in .defer }
+        try r.handle("app://x/:n", requires: ["login"]) { _ in nil }
+        for n in 1...2 { XCTAssertTrue(try r.open("app://x/\(n)").isDeferred) }
+        try r.updateLimits { $0.maxPending = 1 }
+        XCTAssertEqual(code { try r.open("app://x/3") }, .limit)  // a new open is refused by the lowered limit
+        let replayed = r.resume("login")
+        XCTAssertEqual(replayed.map { (try? $0.result.get())?.isDeferred }, [true, true])
+        XCTAssertEqual(r.pending("login").map(\.url), ["app://x/1", "app://x/2"])
     }
 
     // MARK: Executors

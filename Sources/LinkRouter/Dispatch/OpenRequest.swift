@@ -84,6 +84,10 @@ public struct OpenRequest: Sendable {
         set(f)
     }
 
+    /// A parked open being replayed by `resume`: deferred again, it is parked again even in a full queue (it was
+    /// admitted once, and nothing already parked is lost).
+    package var isReplay = false
+
     /// The C caller's context pointer, beside `context` (which holds it boxed for Swift code): C callbacks read
     /// it back from here without a cast.
     nonisolated(unsafe) package var rawContext: UnsafeMutableRawPointer?

@@ -94,7 +94,7 @@ public final class Reply: Sendable {
             defer { hook = nil }
             return hook
         }
-        deliver(.failure(error))
+        done(.failed(error))  // not `deliver`: a timeout is logged as itself (a warning), not as a failed handler
         log(.warning, error.message)
         hook?()
         return true

@@ -137,13 +137,15 @@ extension Router {
         return .allowed
     }
 
-    /// Parks `request` in `guardName`'s queue, unless the queue is full.
+    /// Parks `request` in `guardName`'s queue, unless the queue is full (a replay is parked again all the same).
     private func park(_ request: OpenRequest, _ guardName: String, _ state: RouterState) -> OpenResult {
         let limit = state.limits.maxPending
+        var kept = request.owned
+        kept.isReplay = false
         let count = parked.withLock { queues -> Int? in
             let count = queues[guardName, default: []].count
-            guard count < limit else { return nil }
-            queues[guardName, default: []].append(ParkedOpen(request: request.owned, guardName: guardName))
+            guard count < limit || request.isReplay else { return nil }
+            queues[guardName, default: []].append(ParkedOpen(request: kept, guardName: guardName))
             return count + 1
         }
         guard let count else {
@@ -486,7 +488,9 @@ extension Router {
         snapshot().dispatch.log(.info, "resume \(guardName): replaying \(entries.count) parked open(s)")
         for parked in entries {
             snapshot().dispatch.log(.info, "replay \(parked.url) from \(guardName)")
-            each(parked, openResult(parked.request))
+            var request = parked.request
+            request.isReplay = true
+            each(parked, openResult(request))
         }
         return entries.count
     }
