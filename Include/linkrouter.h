@@ -122,7 +122,7 @@ void lr_router_free(lr_router *r);
  *   LR_ECONFLICT a route with the same scheme, segment kinds and literals exists (parameter names do not
  *                count), or (lr_router_add_route) a route with the same name; the message names the existing
  *                route
- *   LR_ELIMIT    more segments than LR_LIMIT_SEGMENTS
+ *   LR_ELIMIT    more segments than LR_LIMIT_SEGMENTS, or a pattern or target over 64 MiB
  *   LR_EINVAL    pattern or target is not UTF-8;  LR_EMISUSE  r, pattern or target is NULL */
 int lr_router_add(lr_router *r, const char *pattern, const char *target);
 
@@ -144,7 +144,8 @@ int lr_router_add_many(lr_router *r, const char *const *patterns, const char *co
 
 /* Removes the route that `pattern` would conflict with (same scheme, segment kinds and literals). A route with
    optional groups goes by a pattern that covers all its forms (its own, whatever the names); one that covers some
-   of them is LR_ENOTFOUND and removes nothing.
+   of them is LR_ENOTFOUND and removes nothing. A route added before LR_LIMIT_SEGMENTS was lowered can still be
+   removed (a pattern with more segments than every route and the limit is LR_ENOTFOUND).
    LR_OK, LR_ENOTFOUND when there is none, LR_EPATTERN, LR_EINVAL, LR_EMISUSE. */
 int lr_router_remove(lr_router *r, const char *pattern);
 
@@ -340,7 +341,8 @@ int lr_router_resolve_into(lr_router *r, const char *url, size_t url_len, lr_res
 /* The value of parameter `name` in a result, with the precedence of lr_router_resolve (path, then the last
    query pair of that name); its length in *value_len (when not NULL). Not NULL when present, even when empty
    (then *value_len is 0). NULL when absent, and NULL (with
-   lr_last_error saying why) when res holds counts no lookup writes, e.g. path_param_count > param_count. */
+   lr_last_error saying why) when res, params or name is NULL, or res holds counts no lookup writes, e.g.
+   path_param_count > param_count. */
 const char *lr_result_get(const lr_result *res, const lr_param_ref *params, const char *name, size_t *value_len);
 
 /* Resolves url[0 .. url_len) into one packed buffer, for bindings that read a byte buffer faster than structures
@@ -443,8 +445,9 @@ int lr_router_load_file(lr_router *r, const char *path, int flags);
  *      "problems": [{"pointer": "/routes/3/pattern", "code": -3, "reason": "malformed pattern ..."}, ...],
  *      "warnings": [{"pointer": "/routes/5", "kind": "shadowed", "reason": "..."}, ...]}
  * "code" is the status the problem alone would give (LR_EPATTERN, LR_ECONFLICT, LR_EREGEX, LR_ELIMIT, LR_ETABLE).
- * Warnings (only for a valid document): "shadowed" (a route that can never be the match) and
- * "rewrite_routes_nowhere" (a rule whose target no route can match).
+ * Warnings (only for a valid document): "shadowed" (a route that can never be the match),
+ * "rewrite_routes_nowhere" (a rule whose target no route can match) and "overlap" (two routes that share URLs,
+ * as lr_router_overlaps lists them).
  *   LR_OK        the document would load; *report is set
  *   LR_ETABLE    it would not; *report is set, and lr_last_error() lists the problems one per line
  *   LR_EINVAL, LR_ELIMIT, LR_EMISUSE as lr_router_load_json (also when report is NULL); *report = NULL */
@@ -495,7 +498,8 @@ int lr_router_overlaps(lr_router *r, char **out);
  *                parameter, the route's scheme is "*" (no one URL to build), an optional group has some but
  *                not all of its parameters, the optional groups given would build a URL that resolves to
  *                other parameters (docs/SEMANTICS.md), or a string is not UTF-8
- *   LR_ELIMIT    the URL would be longer than LR_LIMIT_URL_LENGTH
+ *   LR_ELIMIT    the URL would be longer than LR_LIMIT_URL_LENGTH, or have more segments (host included) than
+ *                LR_LIMIT_SEGMENTS or more query pairs than LR_LIMIT_PARAMS: a lookup would refuse it
  *   LR_EMISUSE   r, name or out is NULL, an array is NULL with count > 0, or an element is NULL */
 int lr_router_build_url(lr_router *r, const char *name, const char *const *names, const char *const *values,
                         size_t count, char **out);
@@ -560,16 +564,22 @@ int lr_router_explain_text(lr_router *r, const char *url, char **out);
  *   the handler's own negative status (LR_EHANDLER when it gives none), or the errors of lr_router_resolve.
  *
  * Handlers and guards run with no lock held: they may open other URLs, add routes or resume queues. The match
- * they are given is lent for the call (for an asynchronous handler: until it replies), and its memory is reused
- * by the thread's next open; lr_match_clone keeps a copy. Every callback comes with user_data and an optional
+ * they are given is lent for the call, and its memory is reused by the thread's next open; lr_match_clone keeps a
+ * copy. An asynchronous handler may use it until it replies, unless its open times out first: the match then
+ * goes with the reply (see lr_reply_send), so a handler that reads it after its call returns (from another
+ * thread, say) takes lr_match_clone during the call. Every callback comes with user_data and an optional
  * release(user_data), which the library calls once nothing can call the callback any more: after its route,
  * guard or router is gone and no open in flight still uses it (an asynchronous handler's reply is in flight
  * until it is sent or times out), from whichever thread lets go last, with no lock held (a release may call
- * the library, even this router). A registration that fails keeps nothing and releases nothing.
+ * the library, even this router). "Nothing can call it" includes the per-thread cache: each thread keeps the
+ * version of the table it last used until its next lookup on that router, or its end, so a removed route's
+ * release may wait for a thread that used the router and has been idle since (freeing the router lets go of
+ * every thread's copy at once). A registration that fails keeps nothing and releases nothing.
  * ------------------------------------------------------------------------------------------------------------ */
 
 /* A synchronous handler: sets *result (any pointer; leaving it NULL is "fire and forget") and returns LR_OK, or
-   returns a negative status to fail the open, with an optional *message (copied at once). */
+   returns a negative status to fail the open, with an optional *message (copied at once). A positive return
+   counts as LR_OK (as for the unmatched handler): only a negative one fails. */
 typedef int (*lr_handler_fn)(const lr_match *m, void *context, void *user_data, void **result, const char **message);
 
 /* An identifier of a pending reply, handed to an asynchronous handler. */
@@ -620,12 +630,14 @@ int lr_router_handle_target(lr_router *r, const char *target, const lr_handler *
    library remembers the ids of the last 1,024 such replies, and a later reply to an older one is unknown. */
 int lr_reply_send(lr_reply reply, void *result);
 
-/* Completes a reply with a failure: the open returns `code` (negative; LR_EHANDLER otherwise) and `message`
-   (may be NULL). Codes as lr_reply_send, and LR_EMISUSE for a code that is not negative. */
+/* Completes a reply with a failure: the open returns `code`, which must be negative, and `message` (NULL: a
+   message naming the code). Codes as lr_reply_send, and LR_EMISUSE for a code that is not negative (the reply is
+   then not completed: it is still the handler's to complete). */
 int lr_reply_fail(lr_reply reply, int code, const char *message);
 
 /* The handler for URLs no route matches (FFRouter's unregistered-URL handler), called by lr_router_open, never by
-   lr_router_can_route: sets *result and returns LR_OK, or a negative status (and *message). Per-scheme fallbacks
+   lr_router_can_route: sets *result and returns LR_OK (or any positive value), or a negative status (and
+   *message). Per-scheme fallbacks
    ("every https URL to the web page") are ordinary routes such as "https:// *rest" (without the space). */
 typedef int (*lr_unmatched_fn)(const char *url, void *context, void *user_data, void **result, const char **message);
 
@@ -687,12 +699,14 @@ typedef void (*lr_done_fn)(const lr_outcome *outcome, void *done_data);
 
 /* Opens `url` without waiting: done(outcome, done_data) is called exactly once, from the thread that has the
    outcome (possibly this one, before lr_router_open_async returns). Returns LR_OK when the open started, or an
-   error for bad arguments (then `done` is not called). */
+   error for bad arguments (then `done` is not called): LR_EMISUSE (r, url or done NULL, a count out of range, a
+   NULL element), LR_EINVAL (url or an extra is not UTF-8). Whatever the URL then comes to, a URL that is not
+   absolute (LR_EINVAL) or too long (LR_ELIMIT) included, goes to `done`. */
 int lr_router_open_async(lr_router *r, const char *url, const lr_open_options *opts, lr_done_fn done, void *done_data);
 
 /* Replays the opens parked by guard `name`, in the order they were parked, each through the whole open path (a
    URL that no longer routes goes to the unmatched handler; one deferred again is parked again, after the
-   others), waiting for each; each(outcome, data) reports each one as it completes, before the next replay
+   others, even in a queue that is full meanwhile), waiting for each; each(outcome, data) reports each one as it completes, before the next replay
    starts (each may be NULL). *replayed (when not NULL) is their number. LR_OK, LR_EMISUSE. */
 int lr_router_resume(lr_router *r, const char *name, lr_done_fn each, void *data, size_t *replayed);
 
