@@ -474,10 +474,43 @@ def _on_guard(m: int, context: Optional[int], user_data: Optional[int], cell: An
         return _failed(e, entry, cell)  # a negative status: the library denies
 
 
+class _Work:
+    """The work a dispatch function was handed, runnable at most once whoever calls it: the executor (once or
+    more), or ``_on_dispatch`` when ``submit`` raised. An executor may run the work, or queue it and run it
+    later, and still raise (a ThreadPoolExecutor that queued the item, then could not start its thread): the
+    library's work must not run twice (its second run reads what the first freed). The lock guards only the
+    claim; the work runs outside it, so a handler never runs holding it."""
+
+    __slots__ = ("_work", "_arg", "_lock", "_taken")
+
+    def __init__(self, work: int, arg: Optional[int]) -> None:
+        self._work = work
+        self._arg = arg
+        self._lock = threading.Lock()
+        self._taken = False
+
+    def take(self) -> bool:
+        """True for the first caller only: it (and nobody else) runs the work."""
+        with self._lock:
+            if self._taken:
+                return False
+            self._taken = True
+            return True
+
+    def run_taken(self) -> None:
+        _native.call_work(self._work, self._arg)
+
+    def __call__(self) -> None:
+        if self.take():
+            self.run_taken()
+
+
 def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None:
-    """Hands the work to the open's executor; runs it here, exactly once, when the executor refuses it (the handler
-    then fails the open with the executor's exception instead of running)."""
-    run = functools.partial(_native.call_work, work, arg)
+    """Hands the work to the open's executor, as a :class:`_Work` that runs at most once. When ``submit`` (or
+    ``call_soon_threadsafe``) raises, the work is run here if the executor has not taken it (run it, or begun
+    to): the handler then fails the open with the executor's exception instead of running. If the executor took
+    it before raising, its run is the open's, and the exception only goes to sys.unraisablehook."""
+    run = _Work(work, arg)
     entry = _entry(executor)
     try:
         target = entry.executor if entry is not None else None
@@ -488,10 +521,13 @@ def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None
         else:
             run()
     except BaseException as e:
+        if not run.take():
+            _report(e, "the executor raised after it took an open's work (which ran once, there)")
+            return
         if entry is not None:
             entry.dispatch_error = e
         try:
-            run()
+            run.run_taken()
         except BaseException as again:
             _report(again, "running an open's handler after its executor refused it")
 
