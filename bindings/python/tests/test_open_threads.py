@@ -2,10 +2,13 @@
 token dropped once its open or registration is over). Work is bounded by counts, never by time."""
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import gc
 import random
 import sys
 import threading
+import weakref
 
 import pytest
 
@@ -167,6 +170,184 @@ def test_callback_replies_from_many_threads(r):
         w.join()
     pool.shutdown()
     assert results == {n: 2 * n for n in results} and len(results) == 400
+
+
+# -- closing a router with opens in flight ------------------------------------------------------------------------
+# Closing forgets only the opens parked in guard queues (the library drops those without a callback); an open in
+# flight keeps its Python side (context, extras, value) until its outcome arrives. Each case closes the router
+# while one open is in flight, and gives what the open came to; a case's handler returns what it got as context.
+
+HANG = 10  # seconds: only so that a lost outcome fails its case instead of hanging (never reached when it works)
+
+
+def close_in_a_log_sink_before_the_handler_runs():
+    r = linkrouter.Router()
+    r.route("app://a")(lambda m: ("a", m.context))
+    r.set_log(lambda level, message: r.close() if message.startswith("matched") else None, LogLevel.DEBUG)
+    return r.open("app://a", context="ctx")
+
+
+def close_in_the_handler():
+    r = linkrouter.Router()
+
+    @r.route("app://a")
+    def a(m):
+        r.close()
+        return "a", m.context
+    return r.open("app://a", context="ctx")
+
+
+def close_while_an_async_def_handler_awaits():
+    r = linkrouter.Router()
+
+    async def main():
+        started, go = asyncio.Event(), asyncio.Event()
+
+        @r.route("app://a")
+        async def a(m):
+            started.set()
+            await go.wait()
+            return "a", m.context
+        t = asyncio.ensure_future(r.open_async("app://a", context="ctx"))
+        await asyncio.wait_for(started.wait(), HANG)
+        r.close()
+        go.set()
+        return await asyncio.wait_for(t, HANG)
+    return asyncio.run(main())
+
+
+def close_before_a_callback_handler_replies():
+    r = linkrouter.Router()
+    replies = []
+    r.route("app://a", callback=True)(lambda m, reply: replies.append((reply, m.context)))
+
+    async def main():
+        t = asyncio.ensure_future(r.open_async("app://a", context="ctx"))
+        while not replies and not t.done():
+            await asyncio.sleep(0)
+        r.close()
+        reply, context = replies[0]
+        worker = threading.Thread(target=reply.send, args=(("a", context),))
+        worker.start()
+        worker.join(HANG)
+        return await asyncio.wait_for(t, HANG)
+    return asyncio.run(main())
+
+
+def close_before_a_reply_that_never_comes():
+    r = linkrouter.Router()
+    replies = []
+    r.route("app://a", callback=True)(lambda m, reply: replies.append(reply))
+
+    async def main():
+        t = asyncio.ensure_future(r.open_async("app://a", context="ctx", timeout=0.05))
+        while not replies and not t.done():
+            await asyncio.sleep(0)
+        r.close()
+        try:
+            return await asyncio.wait_for(t, HANG)
+        except linkrouter.TimeoutError as e:
+            return "TimeoutError: %s" % e
+    return asyncio.run(main())
+
+
+def close_in_a_replayed_handler():
+    r = linkrouter.Router()
+    st = {"in": False}
+    r.guard("g")(lambda m: True if st["in"] else DEFER)
+
+    @r.route("app://z/:n", requires=["g"])
+    def z(m):
+        if m.params["n"] == "1":
+            r.close()
+        return "z" + m.params["n"], m.context
+    assert [r.open("app://z/%d" % i, context=i) for i in range(4)] == [DEFER] * 4
+    st["in"] = True
+    return r.resume("g")
+
+
+CLOSE_CASES = [
+    ("a log sink closes the router before the handler runs", close_in_a_log_sink_before_the_handler_runs,
+     ("a", "ctx")),
+    ("the handler closes its router", close_in_the_handler, ("a", "ctx")),
+    ("open_async: closed while an async def handler awaits", close_while_an_async_def_handler_awaits,
+     ("a", "ctx")),
+    ("open_async: closed before a callback handler replies", close_before_a_callback_handler_replies,
+     ("a", "ctx")),
+    ("open_async: closed before a reply that never comes", close_before_a_reply_that_never_comes,
+     "TimeoutError: 'app://a': the handler did not reply within 0.05 seconds"),
+    ("a replayed handler closes the router mid-resume", close_in_a_replayed_handler,
+     [("z0", 0), ("z1", 1), ("z2", 2), ("z3", 3)]),
+]
+
+
+@pytest.mark.parametrize("case, run, expected", CLOSE_CASES, ids=[c[0] for c in CLOSE_CASES])
+def test_closing_a_router_keeps_its_opens_in_flight(case, run, expected):
+    before = set(_dispatch._OPENS)
+    assert run() == expected
+    assert set(_dispatch._OPENS) == before  # and each was forgotten once its outcome came
+
+
+def test_closing_a_router_forgets_its_parked_opens_whenever_it_happens():
+    """No entry outlives its router and its outcome: parked in queues, deferred again by a resume the router was
+    closed in, deferred by a guard that closed the router, or in flight when it was closed."""
+    class Context:
+        pass
+
+    before = set(_dispatch._OPENS)
+    contexts = []
+
+    def ctx():
+        c = Context()
+        contexts.append(weakref.ref(c))
+        return c
+
+    async def in_flight(r):
+        replies = []
+        r.route("app://cb", callback=True)(lambda m, reply: replies.append(reply))
+        t = asyncio.ensure_future(r.open_async("app://cb", context=ctx()))
+        while not replies and not t.done():
+            await asyncio.sleep(0)
+        r.close()
+        replies[0].send("late")
+        return await asyncio.wait_for(t, HANG)
+
+    for i in range(40):
+        r = linkrouter.Router()
+        st = {"in": False, "close": None}
+
+        def g(m):
+            if st["close"] == m.url:
+                r.close()
+            return True if st["in"] and m.params["n"] != "again" else DEFER
+        r.guard("g")(g)
+        r.guard("h")(lambda m: DEFER)
+
+        @r.route("app://g/:n", requires=["g"])
+        def routed(m):
+            if m.params["n"] == "closer":
+                r.close()
+            return m.params["n"]
+        r.route("app://h/:n", requires=["h"])(lambda m: m.params["n"])
+        opened = [r.open(u, context=ctx()) for u in ("app://g/1", "app://g/again", "app://h/1", "app://h/2")]
+        assert opened == [DEFER] * 4
+        end = i % 4
+        if end == 0:  # closed with four parked opens in two queues
+            r.close()
+        elif end == 1:  # closed by a replayed handler: the open deferred again, and the other queue's, dropped after
+            r.open("app://g/closer", context=ctx())
+            st["in"] = True
+            assert r.resume("g") == ["1", DEFER, "closer"]
+        elif end == 2:  # a guard closes the router and defers: nothing can hand that open back
+            st["close"] = "app://g/3"
+            assert r.open("app://g/3", context=ctx()) is DEFER
+        else:  # closed with an open_async in flight (its outcome comes later) beside the parked ones
+            assert asyncio.run(in_flight(r)) == "late"
+        assert r.closed
+        del r, routed, g
+    gc.collect()
+    assert set(_dispatch._OPENS) == before
+    assert [c for c in contexts if c() is not None] == []
 
 
 # -- logging ----------------------------------------------------------------------------------------------------
