@@ -35,6 +35,7 @@ import itertools
 import json
 import sys
 import threading
+import traceback
 import types
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
@@ -652,10 +653,18 @@ def _on_release(user_data: Optional[int]) -> None:
 
 
 def _report(e: BaseException, what: str) -> None:
-    """An exception with nobody to raise it to: sys.unraisablehook, as CPython does for such errors."""
+    """An exception with nobody to raise it to, as CPython reports such errors: a custom sys.unraisablehook gets
+    it (err_msg "linkrouter: <what>"); with the default hook, which takes only its own argument type (it rejects
+    any other object with a TypeError), the same text is printed to sys.stderr as CPython prints it."""
     try:
         hook = getattr(sys, "unraisablehook", None)
-        if hook is not None:
+        if hook is None or hook is getattr(sys, "__unraisablehook__", None):
+            stderr = sys.stderr
+            if stderr is not None:
+                stderr.write("Exception ignored in: linkrouter: %s\n" % what)
+                traceback.print_exception(type(e), e, e.__traceback__, file=stderr)
+                stderr.flush()
+        else:
             hook(types.SimpleNamespace(exc_type=type(e), exc_value=e, exc_traceback=e.__traceback__,
                                        err_msg="linkrouter: " + what, object=None))
     except BaseException:

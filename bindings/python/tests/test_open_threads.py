@@ -404,13 +404,56 @@ def test_log_levels(r):
         r.set_log(5)
 
 
-def test_a_log_callback_that_raises_goes_to_the_unraisable_hook(r, monkeypatch):
-    seen = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append((u.exc_type, u.err_msg)))
+# Exceptions with nobody to raise them to go to sys.unraisablehook; with the default hook (which takes only its
+# own argument type) they are printed to sys.stderr as CPython prints them. Each case makes one such exception (an
+# executor raising after it ran the work is another: test_open.py, in a child process).
+def raising_log_sink(r):
+    calls = []
+
+    def sink(level, message):
+        if not calls:
+            calls.append(message)
+            raise RuntimeError("sink broke")
     r.route("app://ok")(lambda m: "ok")
-    r.set_log(lambda level, message: 1 / 0)
-    assert r.open("app://ok") == "ok"
-    assert seen and seen[0] == (ZeroDivisionError, "linkrouter: the log callback raised")
+    r.set_log(sink, LogLevel.DEBUG)
+    return r.open("app://ok")
+
+
+def callback_raising_after_its_reply(r):
+    @r.route("app://cb", callback=True)
+    def cb(m, reply):
+        reply.send("sent")
+        raise KeyError("after reply")
+    return r.open("app://cb")
+
+
+REPORTS = [
+    ("a log sink that raises", raising_log_sink, "ok", "the log callback raised",
+     RuntimeError, "RuntimeError: sink broke"),
+    ("a callback handler that raises after replying", callback_raising_after_its_reply, "sent",
+     "a callback handler raised after replying", KeyError, "KeyError: 'after reply'"),
+]
+
+
+@pytest.mark.parametrize("case, make, value, what, exc_type, last_line", REPORTS, ids=[c[0] for c in REPORTS])
+def test_an_exception_nobody_can_get_goes_to_a_custom_unraisable_hook(r, monkeypatch, case, make, value, what,
+                                                                       exc_type, last_line):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append((u.exc_type, u.err_msg, u.object)))
+    assert make(r) == value
+    assert seen == [(exc_type, "linkrouter: " + what, None)]
+
+
+@pytest.mark.parametrize("case, make, value, what, exc_type, last_line", REPORTS, ids=[c[0] for c in REPORTS])
+def test_an_exception_nobody_can_get_is_printed_with_the_default_unraisable_hook(r, monkeypatch, capsys, case, make,
+                                                                                  value, what, exc_type, last_line):
+    monkeypatch.setattr(sys, "unraisablehook", sys.__unraisablehook__)  # (pytest installs its own)
+    capsys.readouterr()
+    assert make(r) == value
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[:2] == ["Exception ignored in: linkrouter: " + what, "Traceback (most recent call last):"]
+    assert lines[-1] == last_line
+    assert sum(line.startswith("Exception ignored in") for line in lines) == 1
 
 
 # -- registries -------------------------------------------------------------------------------------------------
