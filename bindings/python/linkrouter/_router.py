@@ -552,7 +552,7 @@ class Router(_ResolveBase, Opening, Tables):
             except LinkRouterError as e:
                 raise type(e)("%s %d: %s" % (label, i, e.message), e.code, i) from None
             except (TypeError, ValueError) as e:
-                raise TypeError("item %d: expected a (%s, target) pair of str: %s" % (i, what, e)) from None
+                raise TypeError("item %d: expected a (%s, target) pair: %s" % (i, what, e)) from None
         unset = (1 << 64) - 1
         failed = _native.new_size(unset)
         code = fn(self._handle(), _native.string_array(firsts), _native.string_array(seconds), len(firsts),
