@@ -561,8 +561,9 @@ class _Work:
 def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None:
     """Hands the work to the open's executor, as a :class:`_Work` that runs at most once. When ``submit`` (or
     ``call_soon_threadsafe``) raises, the work is run here if the executor has not taken it (run it, or begun
-    to): the handler then fails the open with the executor's exception instead of running. If the executor took
-    it before raising, its run is the open's, and the exception only goes to sys.unraisablehook."""
+    to): the handler then fails the open with the executor's exception instead of running, and a run the executor
+    queued finds it taken and does nothing. If the executor took it before raising, its run is the open's, and
+    the exception only goes to sys.unraisablehook."""
     run = _Work(work, arg)
     entry = _entry(executor)
     try:
