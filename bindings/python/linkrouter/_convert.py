@@ -6,6 +6,9 @@ from typing import Any
 
 from ._errors import InvalidURLError
 
+#: What a text argument (a URL, a pattern, a name...) may be: named by every TypeError about one.
+ACCEPTED = "str or bytes-like (bytes, bytearray, memoryview)"
+
 
 def text(s: Any, what: str) -> bytes:
     """A str argument as NUL-terminated UTF-8 for the C ABI; InvalidURLError (LR_EINVAL) when it cannot be."""
@@ -18,7 +21,7 @@ def text(s: Any, what: str) -> bytes:
                 raise InvalidURLError("%s contains a NUL character" % what)
             return s
         else:
-            raise TypeError("%s must be str, not %s" % (what, type(s).__name__))
+            raise TypeError("%s must be %s, not %s" % (what, ACCEPTED, type(s).__name__))
     try:
         b = s.encode("utf-8")
     except UnicodeEncodeError as e:
@@ -37,7 +40,7 @@ def url_bytes(url: Any) -> bytes:
             raise InvalidURLError("url is not valid UTF-8 text: %s" % e) from None
     if isinstance(url, (bytes, bytearray, memoryview)):
         return bytes(url)
-    raise TypeError("url must be str or bytes, not %s" % type(url).__name__)
+    raise TypeError("url must be %s, not %s" % (ACCEPTED, type(url).__name__))
 
 
 def c_url(b: bytes) -> bytes:

@@ -12,6 +12,16 @@ resolve, guard order, queues, timeouts) are the library's. This module only carr
 - An open's Python side (:class:`_Open`: extras, context, executor, loop, the handler's value or exception) lives
   in ``_OPENS`` from the open until its outcome, or, when a guard parks it, until ``resume`` or ``drop_pending``
   hands it back or its router is closed.
+- Closing a router forgets only its *parked* opens: the library drops those with the router, without a callback.
+  An open in flight (its handler running or its reply awaited, on any thread) keeps its entry until its outcome
+  arrives, which the library always delivers (the reply, a failure or the timeout); its handler still gets its
+  context and ``open`` or ``open_async`` still gets its value. An entry is marked parked when its outcome is
+  LR_DEFERRED (:func:`outcome`). While a ``resume`` of the router runs, the opens it replays are still marked
+  parked but are in flight, so a close then drops nothing: the router's :class:`OpenSet` counts its resumes in
+  progress, and the last one to end on a closed router drops what is still parked (opens deferred again, and
+  those of other queues). An open deferred on a router already closed (the guard closed it) is forgotten at
+  once. Each side writes its mark before it reads the other's (the GIL orders them), so one of them drops it:
+  no entry stays in ``_OPENS`` once its router is closed and its outcome is known.
 - No exception ever leaves a trampoline: a Python error is kept on its open and a failure status returned to C;
   the caller of ``open`` gets the very exception object back.
 """
@@ -25,8 +35,9 @@ import itertools
 import json
 import sys
 import threading
+import traceback
 import types
-from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from . import _native
 from ._errors import HandlerError, LinkRouterError, error_for_code
@@ -200,14 +211,40 @@ class _Callback:
         self.name = name
 
 
+class OpenSet(set):  # type: ignore[type-arg]  (set[int] cannot be subclassed before Python 3.9)
+    """A router's open tokens (in flight or parked), and what closing it must know: ``closed`` once its router
+    is freed, ``resumes`` the number of its resumes in progress (see the module's docstring)."""
+
+    __slots__ = ("closed", "resumes", "_lock")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.closed = False
+        self.resumes = 0
+        self._lock = threading.Lock()  # for the count only: += is not atomic between threads
+
+    def resume_started(self) -> None:
+        with self._lock:
+            self.resumes += 1
+
+    def resume_ended(self) -> None:
+        """After a resume: when it was the last in progress on a router closed meanwhile, drops the parked opens
+        that close left (replayed opens deferred again, the other queues')."""
+        with self._lock:
+            self.resumes -= 1
+            last = self.resumes == 0
+        if last and self.closed:
+            _drop_parked(self)
+
+
 class _Open:
     """The Python side of one open, from ``open`` to its outcome (parked opens included)."""
 
     __slots__ = ("token", "url", "extra", "context", "executor", "loop", "result", "error", "dispatch_error",
-                 "future", "task", "owner")
+                 "future", "task", "owner", "parked")
 
     def __init__(self, token: int, url: str, extra: Dict[str, Any], context: Any, executor: Any,
-                 loop: Optional[asyncio.AbstractEventLoop], owner: Set[int]) -> None:
+                 loop: Optional[asyncio.AbstractEventLoop], owner: OpenSet) -> None:
         self.token = token
         self.url = url
         self.extra = extra
@@ -220,6 +257,7 @@ class _Open:
         self.future: Optional[asyncio.Future[Any]] = None  # open_async's
         self.task: Any = None  # the concurrent future of an async def handler run on a loop
         self.owner = owner  # the router's set of live open tokens
+        self.parked = False  # its outcome was LR_DEFERRED: in a guard's queue (or being replayed by a resume)
 
 
 _tokens = itertools.count(1)  # next() is atomic under the GIL; 0 would be NULL
@@ -241,7 +279,7 @@ def release(token: int) -> None:
     _CALLBACKS.pop(token, None)
 
 
-def new_open(owner: Set[int], url: str, extra: Optional[Mapping[str, Any]], context: Any, executor: Any,
+def new_open(owner: OpenSet, url: str, extra: Optional[Mapping[str, Any]], context: Any, executor: Any,
              loop: Optional[asyncio.AbstractEventLoop]) -> _Open:
     token = next(_tokens)
     entry = _Open(token, url, dict(extra) if extra else {}, context, executor, loop, owner)
@@ -256,17 +294,26 @@ def finish(entry: _Open) -> None:
     entry.owner.discard(entry.token)
 
 
-def free_router(handle: Any, opens: Set[int]) -> None:
+def free_router(handle: Any, opens: OpenSet) -> None:
     """Frees a router (its finalizer) and forgets its parked opens: the library drops them with the router
-    without handing their contexts back. The handlers and guards are released by the library itself."""
+    without handing their contexts back (unless a resume is in progress: it drops them as it ends). Opens in
+    flight stay until their outcomes. The handlers and guards are released by the library itself."""
     # Marked closed before it is freed: the garbage collector runs this before the __del__ of an object in the
     # router's cycle, which may still call the router (or keep it alive); every use then raises instead.
     address = handle.value
     handle.value = None
+    opens.closed = True  # (before reading resumes and the parked marks: see the module's docstring)
     lib.lr_router_free(address)
+    if not opens.resumes:
+        _drop_parked(opens)
+
+
+def _drop_parked(opens: OpenSet) -> None:
     for token in list(opens):
-        _OPENS.pop(token, None)
-    opens.clear()
+        entry = _OPENS.get(token)
+        if entry is None or entry.parked:
+            _OPENS.pop(token, None)
+            opens.discard(token)
 
 
 def handler_kind(fn: Any, callback: bool) -> str:
@@ -300,9 +347,15 @@ def handler_struct(fn: Callable[..., Any], callback: bool) -> Tuple[Any, int]:
 # -- outcomes ---------------------------------------------------------------------------------------------------
 
 def outcome(entry: Optional[_Open], status: int, message: str, url: str) -> Tuple[Any, Optional[BaseException]]:
-    """What an open came to, as (value, None) or (None, exception): the handler's value, DEFER (the entry stays:
-    the open is parked), or the exception to raise. Forgets the entry otherwise."""
+    """What an open came to, as (value, None) or (None, exception): the handler's value, DEFER (the entry stays,
+    marked parked, unless its router is closed and no resume of it is in progress: nothing can hand it back
+    then), or the exception to raise. Forgets the entry otherwise."""
     if status == LR_DEFERRED:
+        if entry is not None:
+            entry.parked = True
+            owner = entry.owner
+            if owner.closed and not owner.resumes:  # (read after the mark: see the module's docstring)
+                finish(entry)
         return DEFER, None
     if entry is not None:
         finish(entry)
@@ -474,10 +527,44 @@ def _on_guard(m: int, context: Optional[int], user_data: Optional[int], cell: An
         return _failed(e, entry, cell)  # a negative status: the library denies
 
 
+class _Work:
+    """The work a dispatch function was handed, runnable at most once whoever calls it: the executor (once or
+    more), or ``_on_dispatch`` when ``submit`` raised. An executor may run the work, or queue it and run it
+    later, and still raise (a ThreadPoolExecutor that queued the item, then could not start its thread): the
+    library's work must not run twice (its second run reads what the first freed). The lock guards only the
+    claim; the work runs outside it, so a handler never runs holding it."""
+
+    __slots__ = ("_work", "_arg", "_lock", "_taken")
+
+    def __init__(self, work: int, arg: Optional[int]) -> None:
+        self._work = work
+        self._arg = arg
+        self._lock = threading.Lock()
+        self._taken = False
+
+    def take(self) -> bool:
+        """True for the first caller only: it (and nobody else) runs the work."""
+        with self._lock:
+            if self._taken:
+                return False
+            self._taken = True
+            return True
+
+    def run_taken(self) -> None:
+        _native.call_work(self._work, self._arg)
+
+    def __call__(self) -> None:
+        if self.take():
+            self.run_taken()
+
+
 def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None:
-    """Hands the work to the open's executor; runs it here, exactly once, when the executor refuses it (the handler
-    then fails the open with the executor's exception instead of running)."""
-    run = functools.partial(_native.call_work, work, arg)
+    """Hands the work to the open's executor, as a :class:`_Work` that runs at most once. When ``submit`` (or
+    ``call_soon_threadsafe``) raises, the work is run here if the executor has not taken it (run it, or begun
+    to): the handler then fails the open with the executor's exception instead of running, and a run the executor
+    queued finds it taken and does nothing. If the executor took it before raising, its run is the open's, and
+    the exception only goes to sys.unraisablehook."""
+    run = _Work(work, arg)
     entry = _entry(executor)
     try:
         target = entry.executor if entry is not None else None
@@ -488,10 +575,13 @@ def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None
         else:
             run()
     except BaseException as e:
+        if not run.take():
+            _report(e, "the executor raised after it took an open's work (which ran once, there)")
+            return
         if entry is not None:
             entry.dispatch_error = e
         try:
-            run()
+            run.run_taken()
         except BaseException as again:
             _report(again, "running an open's handler after its executor refused it")
 
@@ -564,10 +654,18 @@ def _on_release(user_data: Optional[int]) -> None:
 
 
 def _report(e: BaseException, what: str) -> None:
-    """An exception with nobody to raise it to: sys.unraisablehook, as CPython does for such errors."""
+    """An exception with nobody to raise it to, as CPython reports such errors: a custom sys.unraisablehook gets
+    it (err_msg "linkrouter: <what>"); with the default hook, which takes only its own argument type (it rejects
+    any other object with a TypeError), the same text is printed to sys.stderr as CPython prints it."""
     try:
         hook = getattr(sys, "unraisablehook", None)
-        if hook is not None:
+        if hook is None or hook is getattr(sys, "__unraisablehook__", None):
+            stderr = sys.stderr
+            if stderr is not None:
+                stderr.write("Exception ignored in: linkrouter: %s\n" % what)
+                traceback.print_exception(type(e), e, e.__traceback__, file=stderr)
+                stderr.flush()
+        else:
             hook(types.SimpleNamespace(exc_type=type(e), exc_value=e, exc_traceback=e.__traceback__,
                                        err_msg="linkrouter: " + what, object=None))
     except BaseException:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Callable, List, Mapping, Optional, Sequence, Set, TypeVar, Union
+from typing import Any, Callable, List, Mapping, Optional, Sequence, TypeVar, Union
 
 from . import _dispatch, _native
 from ._convert import text
@@ -52,7 +52,7 @@ def meta_from_metadata(metadata: str) -> Mapping[str, str]:
 class Opening:
     """Opening URLs: mixed into :class:`linkrouter.Router`. See docs/OPENING.md for the open path."""
 
-    _opens: Set[int]  # the tokens of this router's opens in flight or parked (see _dispatch)
+    _opens: _dispatch.OpenSet  # the tokens of this router's opens in flight or parked (see _dispatch)
 
     def _handle(self) -> Any:  # Router's
         raise NotImplementedError
@@ -244,10 +244,13 @@ class Opening:
         raised, so one failure loses no other result)."""
         h = self._handle()
         encoded = text(name, "guard name")
+        opens = self._opens
         token = _dispatch.collect()
+        opens.resume_started()  # a close meanwhile leaves the replayed opens to it (see _dispatch)
         try:
             rc = lib.lr_router_resume(h, encoded, _dispatch._EACH, token, None)
         finally:
+            opens.resume_ended()
             results = _dispatch.collected(token)
         check(rc)
         return results

@@ -8,7 +8,7 @@ import os
 import struct
 import threading
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _dispatch, _native
 from ._errors import InvalidURLError, LinkRouterError, MisuseError
@@ -466,7 +466,7 @@ class Router(_ResolveBase, Opening, Tables):
         h = _native.new_handle()
         check(lib.lr_router_new(_native.byref(h)))
         self._h: Any = h
-        self._opens: Set[int] = set()  # tokens of this router's opens in flight or parked (_dispatch)
+        self._opens = _dispatch.OpenSet()  # tokens of this router's opens in flight or parked (_dispatch)
         self._finalizer = weakref.finalize(self, _dispatch.free_router, h, self._opens)
         self._routes: Dict[int, Tuple[Any, ...]] = {}
         self._nesting = self.get_limit(Limit.NESTING)
@@ -552,7 +552,7 @@ class Router(_ResolveBase, Opening, Tables):
             except LinkRouterError as e:
                 raise type(e)("%s %d: %s" % (label, i, e.message), e.code, i) from None
             except (TypeError, ValueError) as e:
-                raise TypeError("item %d: expected a (%s, target) pair of str: %s" % (i, what, e)) from None
+                raise TypeError("item %d: expected a (%s, target) pair: %s" % (i, what, e)) from None
         unset = (1 << 64) - 1
         failed = _native.new_size(unset)
         code = fn(self._handle(), _native.string_array(firsts), _native.string_array(seconds), len(firsts),

@@ -26,8 +26,12 @@
  * whatever the user's table has become since.
  *
  * The GIL is held throughout: the library call costs about as much as releasing and taking back the GIL, and
- * holding it means close() can never free a router under a running resolve. Nothing here is shared between
- * threads but what bind() sets once and the router objects, changed only under the GIL.
+ * holding it means no other thread can close() a router under a running resolve. Python code can still run inside
+ * a library call, on this thread: a call may let go of an old snapshot (of any router) that this thread cached,
+ * and the release callbacks of its handlers drop Python objects, whose __del__ may close this very router. So
+ * the router pointer is read from its handle again before every library call (open_router), never kept across
+ * one. Nothing here is shared between threads but what bind() sets once and the router objects, changed only
+ * under the GIL.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -164,16 +168,32 @@ static size_t require_at(const Packed *pk, size_t i) {
     return FIXED_STRINGS + 2 * pk->path_count + 2 * pk->query_count + i;
 }
 
+/* The router `handle` points at, or NULL with ValueError when it is closed. Read before every library call on it,
+   never kept across one: Python code may run inside a call (a release callback of a snapshot the call lets go)
+   and close the router, which sets its handle to NULL as it frees it. */
+static lr_router *open_router(lr_router *const *handle) {
+    lr_router *r = *handle;
+    if (!r)
+        PyErr_SetString(PyExc_ValueError, "the router is closed");
+    return r;
+}
+
 /* lr_router_resolve_packed of url into an exact-size bytes object: the stack first, then heap memory of the size
    the library asks for (again, if a change of table makes the result grow meanwhile). None when no route
-   matches; NULL with an exception set on an error. */
-static PyObject *resolve_packed(lr_router *r, const char *url, size_t len) {
+   matches; NULL with an exception set on an error (ValueError when the router is closed, before or between the
+   calls). */
+static PyObject *resolve_packed(lr_router *const *handle, const char *url, size_t len) {
     char stack[STACK_PACKED];
     char *buf = stack, *heap = NULL;
     size_t cap = sizeof stack;
     int rc;
     for (;;) {
         size_t needed = 0;
+        lr_router *r = open_router(handle);
+        if (!r) {
+            PyMem_Free(heap);
+            return NULL;
+        }
         rc = lib_resolve_packed(r, url, len, buf, cap, &needed);
         if (rc != LR_ELIMIT || needed <= cap)
             break;  /* a result, or a real limit */
@@ -551,7 +571,7 @@ static int match_parts(MatchObject *m, Packed *pk) {
     if (!m->parts) {
         Py_ssize_t len;
         const char *text = routed_text(m, &len);
-        PyObject *parts = text ? resolve_packed(url_parser, text, (size_t)len) : NULL;
+        PyObject *parts = text ? resolve_packed(&url_parser, text, (size_t)len) : NULL;
         if (!parts)
             return -1;
         if (parts == Py_None) {
@@ -559,7 +579,10 @@ static int match_parts(MatchObject *m, Packed *pk) {
             PyErr_SetString(PyExc_SystemError, "linkrouter: the URL parser found no route");
             return -1;
         }
-        m->parts = parts;
+        if (m->parts)  /* set meanwhile, by Python code run inside the call (a release callback): keep that one */
+            Py_DECREF(parts);
+        else
+            m->parts = parts;
     }
     return packed_open(pk, m->parts);
 }
@@ -1171,11 +1194,8 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         text = PyBytes_AS_STRING(url);
         len = PyBytes_GET_SIZE(url);
     }
-    lr_router *router = *self->handle;
-    if (!router) {
-        PyErr_SetString(PyExc_ValueError, "the router is closed");
+    if (!open_router(self->handle))  /* (read again before each call below) */
         goto done;
-    }
     /* This thread's memory: the C stack, or heap memory of the sizes the library asks for (again, if a change of
        table makes them grow meanwhile). */
     lr_result res;
@@ -1203,6 +1223,9 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     }
     int rc;
     for (;;) {
+        lr_router *router = open_router(self->handle);  /* closed by Python code run inside the last call? */
+        if (!router)
+            goto done;
         rc = lib_resolve_into(router, text, (size_t)len, &res, refs, refs_cap, scratch, scratch_cap);
         if (rc != LR_ELIMIT || (res.needed_params <= refs_cap && res.needed_scratch <= scratch_cap))
             break;  /* a result, or a real limit */
@@ -1235,8 +1258,9 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         goto done;
     }
     /* A route seen for the first time: its name and metadata are only in the packed result, which is then the
-       answer (so a change of table between the two calls cannot mix two states). */
-    PyObject *data = resolve_packed(router, text, (size_t)len);  /* (no Python code ran since the load) */
+       answer (so a change of table between the two calls cannot mix two states). Python code may have run inside
+       lr_router_resolve_into and closed the router: resolve_packed reads it again, and raises ValueError then. */
+    PyObject *data = resolve_packed(self->handle, text, (size_t)len);
     if (data && data != Py_None) {
         result = match_from_packed(self, data, url, extra);
         Py_DECREF(data);

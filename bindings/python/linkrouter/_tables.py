@@ -7,7 +7,7 @@ import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from . import _native
-from ._convert import text
+from ._convert import ACCEPTED, text
 from ._errors import InvalidURLError, LinkRouterError, TableError, TableProblem
 from ._native import LR_ETABLE, LR_LOAD_MERGE, LR_LOAD_REPLACE, check, lib
 
@@ -26,7 +26,7 @@ def _document(doc: Union[str, bytes]) -> bytes:
             raise InvalidURLError("the table is not valid UTF-8 text: %s" % e) from None
     if isinstance(doc, (bytes, bytearray, memoryview)):
         return bytes(doc)
-    raise TypeError("a table document must be str or bytes, not %s" % type(doc).__name__)
+    raise TypeError("a table document must be %s, not %s" % (ACCEPTED, type(doc).__name__))
 
 
 def _path(path: Path) -> bytes:

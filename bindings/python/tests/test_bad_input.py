@@ -8,6 +8,7 @@ manager). Extras of this binding (bytes URLs, add_many, set_limit) are used wher
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import tracemalloc
@@ -15,7 +16,7 @@ import tracemalloc
 import pytest
 
 import linkrouter
-from linkrouter import _router
+from linkrouter import DEFER, _router
 from linkrouter import (
     ConflictError,
     InvalidURLError,
@@ -493,3 +494,51 @@ def test_hostile_url_for_and_open(router):
     router.remove_guard("weird")
     assert router.open("app://h/%00") == "\0"
     assert router.open(b"app://h/%E4%BD%93") == "体"
+
+
+# ---- Argument types --------------------------------------------------------------------------------------------
+# Every text argument (URL, pattern, target, name, table document) takes str or any bytes-like object, and the
+# TypeError for anything else says so, whichever entry point and path (C extension or ctypes) refused it.
+
+ACCEPTED = "str or bytes-like (bytes, bytearray, memoryview)"
+WRONG_TYPES = [
+    ("open", lambda r: r.open(None), "url must be %s, not NoneType" % ACCEPTED),
+    ("open, an int", lambda r: r.open(5), "url must be %s, not int" % ACCEPTED),
+    ("open_async", lambda r: asyncio.run(r.open_async(None)), "url must be %s, not NoneType" % ACCEPTED),
+    ("resolve", lambda r: r.resolve(None), "url must be %s, not NoneType" % ACCEPTED),
+    ("resolve_json", lambda r: r.resolve_json(None), "url must be %s, not NoneType" % ACCEPTED),
+    ("can_route", lambda r: r.can_route(None), "url must be %s, not NoneType" % ACCEPTED),
+    ("add: pattern", lambda r: r.add(None, "T"), "pattern must be %s, not NoneType" % ACCEPTED),
+    ("add: target", lambda r: r.add("app://x", 5), "target must be %s, not int" % ACCEPTED),
+    ("add_route: name", lambda r: r.add_route("app://x", "T", name=5), "name must be %s, not int" % ACCEPTED),
+    ("add_rewrite", lambda r: r.add_rewrite(None, "app://y"), "match must be %s, not NoneType" % ACCEPTED),
+    ("add_many", lambda r: r.add_many([(None, "T")]),
+     "item 0: expected a (pattern, target) pair: pattern must be %s, not NoneType" % ACCEPTED),
+    ("add_guard", lambda r: r.add_guard(None, lambda m: True), "guard name must be %s, not NoneType" % ACCEPTED),
+    ("resume", lambda r: r.resume(5), "guard name must be %s, not int" % ACCEPTED),
+    ("load_json", lambda r: r.load_json(5), "a table document must be %s, not int" % ACCEPTED),
+]
+
+
+@pytest.mark.parametrize("case, call, message", WRONG_TYPES, ids=[w[0] for w in WRONG_TYPES])
+def test_a_wrong_argument_type_names_what_is_accepted(router, case, call, message):
+    with pytest.raises(TypeError) as info:
+        call(router)
+    assert str(info.value) == message
+    assert_unchanged(router)
+
+
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview])
+def test_every_text_argument_takes_bytes_like_objects(kind):
+    r = linkrouter.Router()
+    try:
+        b = lambda s: kind(s.encode())  # noqa: E731
+        r.add(b("app://b/:id"), b("B"))
+        r.add_guard(b("g"), lambda m: DEFER)
+        r.route(b("app://g/:id"), requires=[b("g")])(lambda m: m.params["id"])
+        r.target(b("B"))(lambda m: "B " + m.params["id"])
+        assert r.resolve(b("app://b/1")).target == "B" and r.can_route(b("app://b/1"))
+        assert r.open(b("app://b/2")) == "B 2"
+        assert r.open(b("app://g/3")) is DEFER and [p.url for p in r.pending(b("g"))] == ["app://g/3"]
+    finally:
+        r.close()

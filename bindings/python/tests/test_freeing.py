@@ -110,3 +110,67 @@ def test_route_cache_released_while_a_destructor_uses_it(trigger, action, seen, 
     assert status == 0, p.stderr[-3000:]
     # ... and `real` has as many references as before: none was dropped twice
     assert json.loads(p.stdout) == [seen, after, result, 0]
+
+
+# A resolve may run Python code inside its library call: the call can let go of an old snapshot this thread
+# cached (of another router: here `a`'s, from before a route was removed, evicted from the library's small
+# per-thread cache by lookups through other routers), and a handler's release callback then drops a Python object
+# whose __del__ closes the router being resolved. The C path kept the router pointer it read before the call and
+# called the library on it again (the first lookup of a route: lr_router_resolve_packed): a call on a freed
+# router. Now it reads the handle again before each call, and raises ValueError when it is closed. Prints [the router resolved when the __del__ ran, what that resolve gave, closed after].
+RELEASE_IN_RESOLVE_CHILD = r"""
+import json, sys
+import linkrouter
+url, warm = "app://u/42?z=1", sys.argv[1] == "warm"
+routers = [linkrouter.Router() for _ in range(12)]
+for i, b in enumerate(routers):
+    b.add("app://u/:id", "U%d" % i)
+    if warm:
+        assert b.resolve(url).target == "U%d" % i  # the route's constants cached: the C path needs one call
+current = [-1]
+closed_in = []
+
+class Handler:
+    def __call__(self, m):
+        return 1
+
+    def __del__(self):
+        if current[0] >= 0:
+            closed_in.append(current[0])
+            routers[current[0]].close()
+
+a = linkrouter.Router()
+a.route("app://h")(Handler())
+assert a.open("app://h") == 1
+a.remove("app://h")  # the snapshot this thread cached still holds the handler
+for k in range(len(routers)):
+    current[0] = k
+    try:
+        m = routers[k].resolve(url)
+        got = [m.target, sorted(m.params)]
+    except ValueError as e:
+        got = "ValueError: %s" % e
+    if closed_in:
+        break
+current[0] = -1
+print(json.dumps([closed_in, got, routers[closed_in[0]].closed if closed_in else None]))
+"""
+
+CLOSED = "ValueError: the router is closed"
+# case, warm: what the resolve gives on the C path, on the ctypes path (whose one call had completed)
+RELEASE_CASES = [
+    ("first lookup of the route", "cold", CLOSED, ["U", ["id", "z"]]),
+    ("route cached", "warm", ["U", ["id", "z"]], ["U", ["id", "z"]]),
+]
+
+
+@pytest.mark.parametrize("case, warm, c_path, ctypes_path", RELEASE_CASES, ids=[c[0] for c in RELEASE_CASES])
+def test_a_destructor_run_inside_resolve_closes_the_router(case, warm, c_path, ctypes_path):
+    p = run_python(RELEASE_IN_RESOLVE_CHILD, warm)
+    assert p.returncode == 0, p.stderr[-3000:]
+    closed_in, got, closed = json.loads(p.stdout)
+    assert len(closed_in) == 1 and closed is True  # the __del__ ran inside one resolve, and closed its router
+    expected = c_path if linkrouter.binding == "c-extension" else ctypes_path
+    if isinstance(expected, list):
+        expected = [expected[0] + str(closed_in[0]), expected[1]]
+    assert got == expected

@@ -14,6 +14,8 @@ import pytest
 import linkrouter
 from linkrouter import _dispatch
 
+from conftest import run_python
+
 
 class Failure(Exception):
     """A handler's own exception: it must reach the caller as the very same object."""
@@ -475,6 +477,64 @@ def test_an_executor_that_refuses_the_work(r):
         r.open("app://x", executor=pool)
     assert ran == []
     assert no_open_left(r)
+
+
+# An executor whose submit() raises after it ran the work, or queued it (to run later): the library's work must
+# run once only (a second run crashed the process), and the open fails with the executor's exception only when
+# the work had not run. Run in a child process so that a crash fails its case only. Each case prints
+# [what open gave, how many times the handler ran once the queued work was run too, the unraisable reports].
+EXECUTOR_CHILD = r"""
+import json, sys, threading
+import linkrouter
+case = sys.argv[1]
+reports = []
+sys.unraisablehook = lambda u: reports.append(u.err_msg)
+ran = []
+r = linkrouter.Router()
+r.route("app://e/:id")(lambda m: ran.append(m.params["id"]) or "e" + m.params["id"])
+queued = []
+
+class Executor:
+    def submit(self, fn):
+        if case == "runs, then raises":
+            fn()
+        elif case == "runs on its thread, then raises":
+            t = threading.Thread(target=fn)
+            t.start()
+            t.join(60)
+        elif case == "runs twice, then raises":
+            fn()
+            fn()
+        elif case == "queues, then raises":
+            queued.append(fn)
+        raise RuntimeError("can't start new thread")
+
+try:
+    got = r.open("app://e/1", executor=Executor())
+except RuntimeError as e:
+    got = "RuntimeError: %s" % e
+for fn in queued:  # what the executor queued runs later, on its own thread (a ThreadPoolExecutor's worker)
+    t = threading.Thread(target=fn)
+    t.start()
+    t.join(60)
+print(json.dumps([got, len(ran), reports]))
+"""
+
+AFTER_RAISE = "linkrouter: the executor raised after it took an open's work (which ran once, there)"
+EXECUTOR_CASES = [
+    ("runs, then raises", "e1", 1, [AFTER_RAISE]),
+    ("runs on its thread, then raises", "e1", 1, [AFTER_RAISE]),
+    ("runs twice, then raises", "e1", 1, [AFTER_RAISE]),
+    ("queues, then raises", "RuntimeError: can't start new thread", 0, []),
+    ("raises", "RuntimeError: can't start new thread", 0, []),
+]
+
+
+@pytest.mark.parametrize("case, got, runs, reports", EXECUTOR_CASES, ids=[c[0] for c in EXECUTOR_CASES])
+def test_an_executor_that_raises_after_taking_the_work_runs_it_once(case, got, runs, reports):
+    p = run_python(EXECUTOR_CHILD, case)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert json.loads(p.stdout) == [got, runs, reports]
 
 
 def test_open_async_with_plain_and_async_handlers(r):

@@ -2,10 +2,13 @@
 token dropped once its open or registration is over). Work is bounded by counts, never by time."""
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import gc
 import random
 import sys
 import threading
+import weakref
 
 import pytest
 
@@ -169,6 +172,184 @@ def test_callback_replies_from_many_threads(r):
     assert results == {n: 2 * n for n in results} and len(results) == 400
 
 
+# -- closing a router with opens in flight ------------------------------------------------------------------------
+# Closing forgets only the opens parked in guard queues (the library drops those without a callback); an open in
+# flight keeps its Python side (context, extras, value) until its outcome arrives. Each case closes the router
+# while one open is in flight, and gives what the open came to; a case's handler returns what it got as context.
+
+HANG = 10  # seconds: only so that a lost outcome fails its case instead of hanging (never reached when it works)
+
+
+def close_in_a_log_sink_before_the_handler_runs():
+    r = linkrouter.Router()
+    r.route("app://a")(lambda m: ("a", m.context))
+    r.set_log(lambda level, message: r.close() if message.startswith("matched") else None, LogLevel.DEBUG)
+    return r.open("app://a", context="ctx")
+
+
+def close_in_the_handler():
+    r = linkrouter.Router()
+
+    @r.route("app://a")
+    def a(m):
+        r.close()
+        return "a", m.context
+    return r.open("app://a", context="ctx")
+
+
+def close_while_an_async_def_handler_awaits():
+    r = linkrouter.Router()
+
+    async def main():
+        started, go = asyncio.Event(), asyncio.Event()
+
+        @r.route("app://a")
+        async def a(m):
+            started.set()
+            await go.wait()
+            return "a", m.context
+        t = asyncio.ensure_future(r.open_async("app://a", context="ctx"))
+        await asyncio.wait_for(started.wait(), HANG)
+        r.close()
+        go.set()
+        return await asyncio.wait_for(t, HANG)
+    return asyncio.run(main())
+
+
+def close_before_a_callback_handler_replies():
+    r = linkrouter.Router()
+    replies = []
+    r.route("app://a", callback=True)(lambda m, reply: replies.append((reply, m.context)))
+
+    async def main():
+        t = asyncio.ensure_future(r.open_async("app://a", context="ctx"))
+        while not replies and not t.done():
+            await asyncio.sleep(0)
+        r.close()
+        reply, context = replies[0]
+        worker = threading.Thread(target=reply.send, args=(("a", context),))
+        worker.start()
+        worker.join(HANG)
+        return await asyncio.wait_for(t, HANG)
+    return asyncio.run(main())
+
+
+def close_before_a_reply_that_never_comes():
+    r = linkrouter.Router()
+    replies = []
+    r.route("app://a", callback=True)(lambda m, reply: replies.append(reply))
+
+    async def main():
+        t = asyncio.ensure_future(r.open_async("app://a", context="ctx", timeout=0.05))
+        while not replies and not t.done():
+            await asyncio.sleep(0)
+        r.close()
+        try:
+            return await asyncio.wait_for(t, HANG)
+        except linkrouter.TimeoutError as e:
+            return "TimeoutError: %s" % e
+    return asyncio.run(main())
+
+
+def close_in_a_replayed_handler():
+    r = linkrouter.Router()
+    st = {"in": False}
+    r.guard("g")(lambda m: True if st["in"] else DEFER)
+
+    @r.route("app://z/:n", requires=["g"])
+    def z(m):
+        if m.params["n"] == "1":
+            r.close()
+        return "z" + m.params["n"], m.context
+    assert [r.open("app://z/%d" % i, context=i) for i in range(4)] == [DEFER] * 4
+    st["in"] = True
+    return r.resume("g")
+
+
+CLOSE_CASES = [
+    ("a log sink closes the router before the handler runs", close_in_a_log_sink_before_the_handler_runs,
+     ("a", "ctx")),
+    ("the handler closes its router", close_in_the_handler, ("a", "ctx")),
+    ("open_async: closed while an async def handler awaits", close_while_an_async_def_handler_awaits,
+     ("a", "ctx")),
+    ("open_async: closed before a callback handler replies", close_before_a_callback_handler_replies,
+     ("a", "ctx")),
+    ("open_async: closed before a reply that never comes", close_before_a_reply_that_never_comes,
+     "TimeoutError: 'app://a': the handler did not reply within 0.05 seconds"),
+    ("a replayed handler closes the router mid-resume", close_in_a_replayed_handler,
+     [("z0", 0), ("z1", 1), ("z2", 2), ("z3", 3)]),
+]
+
+
+@pytest.mark.parametrize("case, run, expected", CLOSE_CASES, ids=[c[0] for c in CLOSE_CASES])
+def test_closing_a_router_keeps_its_opens_in_flight(case, run, expected):
+    before = set(_dispatch._OPENS)
+    assert run() == expected
+    assert set(_dispatch._OPENS) == before  # and each was forgotten once its outcome came
+
+
+def test_closing_a_router_forgets_its_parked_opens_whenever_it_happens():
+    """No entry outlives its router and its outcome: parked in queues, deferred again by a resume the router was
+    closed in, deferred by a guard that closed the router, or in flight when it was closed."""
+    class Context:
+        pass
+
+    before = set(_dispatch._OPENS)
+    contexts = []
+
+    def ctx():
+        c = Context()
+        contexts.append(weakref.ref(c))
+        return c
+
+    async def in_flight(r):
+        replies = []
+        r.route("app://cb", callback=True)(lambda m, reply: replies.append(reply))
+        t = asyncio.ensure_future(r.open_async("app://cb", context=ctx()))
+        while not replies and not t.done():
+            await asyncio.sleep(0)
+        r.close()
+        replies[0].send("late")
+        return await asyncio.wait_for(t, HANG)
+
+    for i in range(40):
+        r = linkrouter.Router()
+        st = {"in": False, "close": None}
+
+        def g(m):
+            if st["close"] == m.url:
+                r.close()
+            return True if st["in"] and m.params["n"] != "again" else DEFER
+        r.guard("g")(g)
+        r.guard("h")(lambda m: DEFER)
+
+        @r.route("app://g/:n", requires=["g"])
+        def routed(m):
+            if m.params["n"] == "closer":
+                r.close()
+            return m.params["n"]
+        r.route("app://h/:n", requires=["h"])(lambda m: m.params["n"])
+        opened = [r.open(u, context=ctx()) for u in ("app://g/1", "app://g/again", "app://h/1", "app://h/2")]
+        assert opened == [DEFER] * 4
+        end = i % 4
+        if end == 0:  # closed with four parked opens in two queues
+            r.close()
+        elif end == 1:  # closed by a replayed handler: the open deferred again, and the other queue's, dropped after
+            r.open("app://g/closer", context=ctx())
+            st["in"] = True
+            assert r.resume("g") == ["1", DEFER, "closer"]
+        elif end == 2:  # a guard closes the router and defers: nothing can hand that open back
+            st["close"] = "app://g/3"
+            assert r.open("app://g/3", context=ctx()) is DEFER
+        else:  # closed with an open_async in flight (its outcome comes later) beside the parked ones
+            assert asyncio.run(in_flight(r)) == "late"
+        assert r.closed
+        del r, routed, g
+    gc.collect()
+    assert set(_dispatch._OPENS) == before
+    assert [c for c in contexts if c() is not None] == []
+
+
 # -- logging ----------------------------------------------------------------------------------------------------
 
 def test_logging_says_what_happened_and_is_off_by_default(r):
@@ -223,13 +404,56 @@ def test_log_levels(r):
         r.set_log(5)
 
 
-def test_a_log_callback_that_raises_goes_to_the_unraisable_hook(r, monkeypatch):
-    seen = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append((u.exc_type, u.err_msg)))
+# Exceptions with nobody to raise them to go to sys.unraisablehook; with the default hook (which takes only its
+# own argument type) they are printed to sys.stderr as CPython prints them. Each case makes one such exception (an
+# executor raising after it ran the work is another: test_open.py, in a child process).
+def raising_log_sink(r):
+    calls = []
+
+    def sink(level, message):
+        if not calls:
+            calls.append(message)
+            raise RuntimeError("sink broke")
     r.route("app://ok")(lambda m: "ok")
-    r.set_log(lambda level, message: 1 / 0)
-    assert r.open("app://ok") == "ok"
-    assert seen and seen[0] == (ZeroDivisionError, "linkrouter: the log callback raised")
+    r.set_log(sink, LogLevel.DEBUG)
+    return r.open("app://ok")
+
+
+def callback_raising_after_its_reply(r):
+    @r.route("app://cb", callback=True)
+    def cb(m, reply):
+        reply.send("sent")
+        raise KeyError("after reply")
+    return r.open("app://cb")
+
+
+REPORTS = [
+    ("a log sink that raises", raising_log_sink, "ok", "the log callback raised",
+     RuntimeError, "RuntimeError: sink broke"),
+    ("a callback handler that raises after replying", callback_raising_after_its_reply, "sent",
+     "a callback handler raised after replying", KeyError, "KeyError: 'after reply'"),
+]
+
+
+@pytest.mark.parametrize("case, make, value, what, exc_type, last_line", REPORTS, ids=[c[0] for c in REPORTS])
+def test_an_exception_nobody_can_get_goes_to_a_custom_unraisable_hook(r, monkeypatch, case, make, value, what,
+                                                                       exc_type, last_line):
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append((u.exc_type, u.err_msg, u.object)))
+    assert make(r) == value
+    assert seen == [(exc_type, "linkrouter: " + what, None)]
+
+
+@pytest.mark.parametrize("case, make, value, what, exc_type, last_line", REPORTS, ids=[c[0] for c in REPORTS])
+def test_an_exception_nobody_can_get_is_printed_with_the_default_unraisable_hook(r, monkeypatch, capsys, case, make,
+                                                                                  value, what, exc_type, last_line):
+    monkeypatch.setattr(sys, "unraisablehook", sys.__unraisablehook__)  # (pytest installs its own)
+    capsys.readouterr()
+    assert make(r) == value
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[:2] == ["Exception ignored in: linkrouter: " + what, "Traceback (most recent call last):"]
+    assert lines[-1] == last_line
+    assert sum(line.startswith("Exception ignored in") for line in lines) == 1
 
 
 # -- registries -------------------------------------------------------------------------------------------------
