@@ -571,10 +571,12 @@ int lr_router_explain_text(lr_router *r, const char *url, char **out);
  * release(user_data), which the library calls once nothing can call the callback any more: after its route,
  * guard or router is gone and no open in flight still uses it (an asynchronous handler's reply is in flight
  * until it is sent or times out), from whichever thread lets go last, with no lock held (a release may call
- * the library, even this router). "Nothing can call it" includes the per-thread cache: each thread keeps the
- * version of the table it last used until its next lookup on that router, or its end, so a removed route's
- * release may wait for a thread that used the router and has been idle since (freeing the router lets go of
- * every thread's copy at once). A registration that fails keeps nothing and releases nothing.
+ * the library, even this router, but must not free a router: it may run inside a lookup on any router of its
+ * thread, where the per-thread cache lets go of an old table; free it later, outside the library's calls).
+ * "Nothing can call it" includes the per-thread cache: each thread keeps the version of the table it last used
+ * until its next lookup on that router, or its end, so a removed route's release may wait for a thread that
+ * used the router and has been idle since (freeing the router lets go of every thread's copy at once). A
+ * registration that fails keeps nothing and releases nothing.
  * ------------------------------------------------------------------------------------------------------------ */
 
 /* A synchronous handler: sets *result (any pointer; leaving it NULL is "fire and forget") and returns LR_OK, or
