@@ -312,6 +312,19 @@ static void test_bulk_add(void)
     EXPECT_INT(lr_router_add_many(r, patterns, targets, 2, &failed), LR_OK);
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, 2);
+    /* A batch of one is a batch: its refused item is named and its index set (they were not: the Go/Java review). */
+    const char *bad[] = {"app://x//y"}, *one_target[] = {"X"}, *bad_rule[] = {"(unclosed"};
+    failed = 99;
+    EXPECT_INT(lr_router_add_many(r, bad, one_target, 1, &failed), LR_EPATTERN);
+    EXPECT_INT(failed, 0);
+    EXPECT_CONTAINS(lr_last_error(), "route 0: malformed pattern");
+    failed = 99;
+    EXPECT_INT(lr_router_add_rewrites(r, bad_rule, one_target, 1, &failed), LR_EREGEX);
+    EXPECT_INT(failed, 0);
+    EXPECT_CONTAINS(lr_last_error(), "rewrite rule 0: ");
+    /* A single add's error is its own. */
+    EXPECT_INT(lr_router_add(r, bad[0], "X"), LR_EPATTERN);
+    EXPECT_INT(strncmp(lr_last_error(), "malformed pattern", 17), 0);
     EXPECT_INT(lr_router_clear(r), LR_OK);
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, 0);

@@ -83,10 +83,10 @@ final class ExtremesTests: XCTestCase {
         let over = Limits.maxRouteText + 16
         let long = "app://" + String(repeating: "a", count: over - 6)
         let rows: [(what: String, rules: [(match: String, target: String)], message: String)] = [
-            ("target", [("^y://", long)], "rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
-            ("match", [(long, "app://y")], "rewrite match of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+            ("target", [("^y://", long)], "rewrite rule 0: rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+            ("match", [(long, "app://y")], "rewrite rule 0: rewrite match of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
             ("target of a rule in place", [("^x://", long)],
-             "rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
+             "rewrite rule 0: rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
             ("second of a bulk add", [("^y://", "app://y"), ("^z://", long)],
              "rewrite rule 1: rewrite target of \(over) bytes is longer than maxRouteText (67108864 bytes)"),
         ]

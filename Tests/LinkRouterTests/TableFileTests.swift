@@ -231,7 +231,8 @@ final class TableFileTests: XCTestCase {
             let router = Router()
             XCTAssertThrowsError(try router.add([spec])) { error in
                 XCTAssertEqual((error as? RouterError)?.code, .invalidURL, "\(spec)")
-                XCTAssertEqual((error as? RouterError)?.message, message, "\(spec)")
+                XCTAssertEqual((error as? RouterError)?.message, "route 0: " + message, "\(spec)")  // a batch of one
+                XCTAssertEqual((error as? RouterError)?.index, 0, "\(spec)")
             }
             XCTAssertEqual(router.count, 0)
         }

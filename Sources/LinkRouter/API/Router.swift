@@ -131,7 +131,7 @@ public final class Router: Sendable {
     /// the existing route, for a pattern that matches exactly the URLs of one already added.
     public func add(_ pattern: String, target: String, name: String? = nil, requires: [String] = [],
                     meta: [String: String] = [:]) throws(RouterError) {
-        try add([RouteSpec(pattern, target: target, name: name, requires: requires, meta: meta)])
+        try add([(spec: RouteSpec(pattern, target: target, name: name, requires: requires, meta: meta), handler: nil)], single: true)
     }
 
     /// Adds routes all at once: when one is refused, none is added and the error names it.
@@ -139,8 +139,10 @@ public final class Router: Sendable {
         try add(routes.map { (spec: $0, handler: nil) })
     }
 
-    /// Adds routes, each with its handler when given, all at once (all or none).
-    package func add(_ routes: [(spec: RouteSpec, handler: Handler?)]) throws(RouterError) {
+    /// Adds routes, each with its handler when given, all at once (all or none). A refused route's error names it
+    /// ("route <i>: ...", `index`), in a batch of one too; `single`: one route added by itself, whose error is
+    /// its own.
+    package func add(_ routes: [(spec: RouteSpec, handler: Handler?)], single: Bool = false) throws(RouterError) {
         try update { state throws(RouterError) in
             var handlers: [(Int, Handler)] = []
             let table = try state.table.updating { store throws(RouterError) in
@@ -151,7 +153,7 @@ public final class Router: Sendable {
                         try store.insert(route.spec, Pattern.parse(route.spec.pattern, limits: state.limits))
                         if let handler = route.handler { handlers.append((id, handler)) }
                     } catch {
-                        throw routes.count == 1 ? error
+                        throw single ? error
                             : RouterError(error.code, "route \(i): \(error.message)", offset: error.offset, index: i)
                     }
                 }
@@ -421,10 +423,13 @@ public final class Router: Sendable {
     /// exists already gets the new target in place. Throws `.regex` or `.pattern`, and `.limit` for a `match` or
     /// `target` longer than `Limits.maxRouteText`.
     public func addRewrite(_ match: String, target: String) throws(RouterError) {
-        try addRewrites([(match: match, target: target)])
+        try update { state throws(RouterError) in
+            state.with(rewrites: try state.rewrites.adding([(match: match, target: target)], limits: state.limits, single: true))
+        }
     }
 
-    /// Adds rewrite rules in order, all or none.
+    /// Adds rewrite rules in order, all or none. A refused rule's error names it ("rewrite rule <i>: ...",
+    /// `index`), in a batch of one too.
     public func addRewrites(_ rules: [(match: String, target: String)]) throws(RouterError) {
         try update { state throws(RouterError) in
             state.with(rewrites: try state.rewrites.adding(rules, limits: state.limits))

@@ -94,8 +94,10 @@ public final class Reply: Sendable {
             defer { hook = nil }
             return hook
         }
-        done(.failed(error))  // not `deliver`: a timeout is logged as itself (a warning), not as a failed handler
+        // Logged as itself (a warning), not as a failed handler (`deliver` would), and before the open learns
+        // of it, so that its caller finds the line logged.
         log(.warning, error.message)
+        done(.failed(error))
         hook?()
         return true
     }

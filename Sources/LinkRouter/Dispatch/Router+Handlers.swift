@@ -11,7 +11,7 @@ extension Router {
     /// ```
     public func handle(_ pattern: String, target: String? = nil, name: String? = nil, requires: [String] = [],
                        meta: [String: String] = [:], _ handler: Handler) throws(RouterError) {
-        try add([(RouteSpec(pattern, target: target ?? pattern, name: name, requires: requires, meta: meta), handler)])
+        try add([(RouteSpec(pattern, target: target ?? pattern, name: name, requires: requires, meta: meta), handler)], single: true)
     }
 
     /// `handle(pattern, ..., .sync(body))`: the common case, a closure that returns the value `open` returns.

@@ -29,7 +29,7 @@ package final class RewriteRules: Sendable {
 
     /// A new set with `rules` added in order; a rule whose `match` already exists replaces that rule's target
     /// in place. All or none: the first invalid rule throws (`.regex`, `.pattern`) and nothing is added.
-    package func adding(_ rules: [(match: String, target: String)], limits: Limits) throws(RouterError) -> RewriteRules {
+    package func adding(_ rules: [(match: String, target: String)], limits: Limits, single: Bool = false) throws(RouterError) -> RewriteRules {
         var entries = self.entries
         var positions = self.positions
         for (i, rule) in rules.enumerated() {
@@ -44,7 +44,7 @@ package final class RewriteRules: Sendable {
                     entries.append(added)
                 }
             } catch {
-                throw rules.count == 1 ? error
+                throw single ? error
                     : RouterError(error.code, "rewrite rule \(i): \(error.message)", offset: error.offset, index: i)
             }
         }

@@ -9,8 +9,10 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, TypeVar, Un
 from . import _dispatch, _native
 from ._convert import text
 from ._dispatch import LogLevel, OpenRequest
-from ._errors import InvalidURLError
+from ._errors import InvalidURLError, error_for_code
 from ._native import LR_GUARD_GLOBAL, check, lib
+
+_BATCH_OF_ONE = "route 0: "
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -100,10 +102,16 @@ class Opening:
             keep.append(h)
             route.handler = _native.pointer(h)
         try:
-            check(lib.lr_router_add_routes(self._handle(), _native.byref(route), 1, None))
+            rc = lib.lr_router_add_routes(self._handle(), _native.byref(route), 1, None)
         except BaseException:
             _dispatch.release(token)  # a failed registration keeps nothing and releases nothing
             raise
+        if rc < 0:
+            _dispatch.release(token)
+            # One route added by itself: its error is its own, without the "route 0: " by which
+            # lr_router_add_routes names the refused route of any batch, one of one too.
+            message = _native.last_error()
+            raise error_for_code(rc, message[len(_BATCH_OF_ONE):] if message.startswith(_BATCH_OF_ONE) else message)
 
     def target(self, target: str, callback: bool = False) -> Callable[[F], F]:
         """Decorator: the handler of every route whose target is ``target`` and that has no handler of its own
