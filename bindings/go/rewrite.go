@@ -16,7 +16,19 @@ type RewriteRule struct {
 // AddRewrite adds a rule; a rule with the same regex gets the new template in place (keeping its position).
 // ErrRegex (PCRE2's message and offset), ErrPattern (a bad template, with its offset), ErrInvalid.
 func (r *Router) AddRewrite(match, target string) error {
-	return r.AddRewrites([]RewriteRule{{Match: match, Target: target}})
+	m, err := cString("regex", match)
+	if err != nil {
+		return err
+	}
+	defer freeCString(m)
+	t, err := cString("template", target)
+	if err != nil {
+		return err
+	}
+	defer freeCString(t)
+	// lr_router_add_rewrite, not a batch of one: a batch names its element ("rewrite rule 0: ...", Index 0).
+	_, err = r.call(func(h *C.lr_router) C.int { return C.lr_router_add_rewrite(h, m, t) })
+	return err
 }
 
 // AddRewrites adds rules in order, all or none; the error's Index names the refused rule.
