@@ -345,6 +345,56 @@ func TestPatternTable(t *testing.T) {
 	assertUnchanged(t, r)
 }
 
+// Offset is the offset the library wrote, never a number in the quoted input or in the reason (found by the
+// Go/Java review: the first "at byte N" of the message was taken, 99 for "app://at byte 99/a//b"): rows whose
+// pattern, regex or template holds "at byte", "' at byte 5: " or is long enough to be quoted in part.
+func TestOffsetsAreTheLibrarys(t *testing.T) {
+	r := badInputRouter(t)
+	empty := func(pattern string) int { return strings.Index(pattern[6:], "//") + 7 } // the offset of '//'
+	long := "app://" + strings.Repeat("at byte 1' at byte 2: ", 5) + "/x//y"
+	accents := "app://x" + strings.Repeat("é", 60) + "//y" // cut at 99 bytes in the message
+	rows := []struct {
+		what   string
+		call   func() error
+		err    error
+		offset int
+		index  int
+	}{
+		{"pattern", func() error { return r.Add("app://at byte 99/a//b", "T") }, ErrPattern, 19, -1},
+		{"pattern quoting", func() error { return r.Add("app://x' at byte 5: y/a//b", "T") }, ErrPattern,
+			empty("app://x' at byte 5: y/a//b"), -1},
+		{"long pattern", func() error { return r.Add(long, "T") }, ErrPattern, empty(long), -1},
+		{"accents", func() error { return r.Add(accents, "T") }, ErrPattern, empty(accents), -1},
+		{"named route", func() error { return r.AddRoute("app://at byte 3//", "T", "n", "") }, ErrPattern, 16, -1},
+		{"remove", func() error { return r.Remove("app://at byte 99/a//b") }, ErrPattern, 19, -1},
+		{"AddMany", func() error { return r.AddMany([]Route{{"app://ok", "T"}, {"app://at byte 1/a//b", "T"}}) },
+			ErrPattern, 18, 1},
+		{"regex", func() error { return r.AddRewrite("at byte 7(", "x://") }, ErrRegex, 10, -1},
+		{"regex quoting", func() error { return r.AddRewrite("x' at byte 2: (", "x://") }, ErrRegex, 15, -1},
+		{"template", func() error { return r.AddRewrite("(x)", "app://${at byte 3}") }, ErrPattern, 6, -1},
+		{"template quoting", func() error { return r.AddRewrite("(x)", "a' at byte 1: $9") }, ErrPattern, 14, -1},
+		{"AddRewrites", func() error { return r.AddRewrites([]RewriteRule{{"at byte 4(", "x://"}}) }, ErrRegex, 10, 0},
+		{"AddRewrites template", func() error {
+			return r.AddRewrites([]RewriteRule{{"a", "b"}, {"(x)", "at byte 8 $2"}})
+		}, ErrPattern, 10, 1},
+		{"NUL", func() error { return r.Add("app://at byte 9/\x00", "T") }, ErrInvalid, 16, -1},
+		{"conflict", func() error { return r.Add("app://user/:x", "at byte 3") }, ErrConflict, -1, -1},
+	}
+	for _, row := range rows {
+		err := row.call()
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, row.err) || e.Offset != row.offset || e.Index != row.index {
+			t.Errorf("%s: %#v, want %v at offset %d, index %d", row.what, err, row.err, row.offset, row.index)
+			continue
+		}
+		if row.offset >= 0 && !strings.Contains(e.Message, fmt.Sprintf("' at byte %d: ", row.offset)) &&
+			!strings.HasSuffix(e.Message, fmt.Sprintf(" at byte %d", row.offset)) {
+			t.Errorf("%s: the message %q does not name offset %d", row.what, e.Message, row.offset)
+		}
+	}
+	assertUnchanged(t, r)
+}
+
 func TestRewriteRuleTable(t *testing.T) {
 	r := badInputRouter(t)
 	rows := []struct {

@@ -207,6 +207,70 @@ class BadInputTest {
         return match;
     }
 
+    /**
+     * offset() is the offset the library wrote, never a number in the quoted input or in the reason (found by the
+     * Go/Java review: the first "at byte N" of the message was taken, 99 for "app://at byte 99/a//b"): rows whose
+     * pattern, regex or template holds "at byte", "' at byte 5: " or is long enough to be quoted in part.
+     */
+    @Test
+    void offsetsAreTheLibrarys() {
+        Router r = router;
+        String quoting = "app://x' at byte 5: y/a//b";
+        String longPattern = "app://" + "at byte 1' at byte 2: ".repeat(5) + "/x//y";
+        String accents = "app://x" + "\u00e9".repeat(60) + "//y"; // cut at 99 bytes in the message
+        Object[][] rows = {
+            {"pattern", (Executable) () -> r.add("app://at byte 99/a//b", "T"), LinkRouterException.EPATTERN, 19, -1},
+            {"pattern quoting", (Executable) () -> r.add(quoting, "T"), LinkRouterException.EPATTERN,
+                emptySegment(quoting), -1},
+            {"long pattern", (Executable) () -> r.add(longPattern, "T"), LinkRouterException.EPATTERN,
+                emptySegment(longPattern), -1},
+            {"accents", (Executable) () -> r.add(accents, "T"), LinkRouterException.EPATTERN,
+                emptySegment(accents), -1},
+            {"named route", (Executable) () -> r.addRoute("app://at byte 3//", "T", "n", null),
+                LinkRouterException.EPATTERN, 16, -1},
+            {"remove", (Executable) () -> r.remove("app://at byte 99/a//b"), LinkRouterException.EPATTERN, 19, -1},
+            {"addMany", (Executable) () -> r.addMany(List.of(new Route("app://ok", "T"),
+                new Route("app://at byte 1/a//b", "T"))), LinkRouterException.EPATTERN, 18, 1},
+            {"regex", (Executable) () -> r.addRewrite("at byte 7(", "x://"), LinkRouterException.EREGEX, 10, -1},
+            {"regex quoting", (Executable) () -> r.addRewrite("x' at byte 2: (", "x://"), LinkRouterException.EREGEX,
+                15, -1},
+            {"template", (Executable) () -> r.addRewrite("(x)", "app://${at byte 3}"), LinkRouterException.EPATTERN,
+                6, -1},
+            {"template quoting", (Executable) () -> r.addRewrite("(x)", "a' at byte 1: $9"),
+                LinkRouterException.EPATTERN, 14, -1},
+            {"addRewrites", (Executable) () -> r.addRewrites(List.of(new RewriteRule("at byte 4(", "x://"))),
+                LinkRouterException.EREGEX, 10, 0},
+            {"addRewrites template", (Executable) () -> r.addRewrites(List.of(new RewriteRule("a", "b"),
+                new RewriteRule("(x)", "at byte 8 $2"))), LinkRouterException.EPATTERN, 10, 1},
+            {"NUL", (Executable) () -> r.add("app://at byte 9/\0", "T"), LinkRouterException.EINVAL, 16, -1},
+            {"conflict", (Executable) () -> r.add("app://user/:x", "at byte 3"), LinkRouterException.ECONFLICT, -1,
+                -1},
+        };
+        for (Object[] row : rows) {
+            LinkRouterException e = assertThrows(LinkRouterException.class, (Executable) row[1], (String) row[0]);
+            assertEquals(List.of(row[2], row[3], row[4]), List.of(e.code(), e.offset(), e.index()),
+                row[0] + ": " + e.getMessage());
+            int offset = (Integer) row[3];
+            assertTrue(offset < 0 || e.getMessage().contains("' at byte " + offset + ": ")
+                || e.getMessage().endsWith(" at byte " + offset), e.getMessage());
+        }
+        // An exception made from a message alone reads the library's offset after the quote, and the binding's.
+        assertEquals(19, new LinkRouterException(LinkRouterException.EPATTERN,
+            "malformed pattern 'app://at byte 99/a//b' at byte 19: empty segment ('//' in a pattern)").offset());
+        assertEquals(10, new LinkRouterException(LinkRouterException.EREGEX,
+            "rewrite rule 2: invalid rewrite regex 'at byte 7(' at byte 10: missing closing parenthesis").offset());
+        assertEquals(7, new LinkRouterException(LinkRouterException.EINVAL,
+            "route 0: pattern contains a NUL character at byte 7").offset());
+        assertEquals(-1, new LinkRouterException(LinkRouterException.ECONFLICT,
+            "pattern 'at byte 3' conflicts with existing route 'x'").offset());
+    }
+
+    /** The offset the library names for a pattern's first empty segment: the second '/' of its "//". */
+    private static int emptySegment(String pattern) {
+        return pattern.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+            - pattern.substring(pattern.indexOf("//", 6)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1;
+    }
+
     @Test
     void nullArguments() {
         Router r = router;
