@@ -14,6 +14,11 @@ import (
 // Router is one routing table and its rewrite rules (an lr_router). Every method may be called from any number
 // of goroutines at once, registration included: lookups never wait for a change and see the table before or
 // after it, never a mix. Close frees the router; a finalizer frees one that was never closed.
+//
+// A Router holds native memory (its table, rules and caches, in the C heap) that the garbage collector neither
+// sees nor counts: an unreachable Router looks small to it, so its finalizer may come too late (20,000 routers of
+// 20 routes left to their finalizers peaked at 268 MB of C heap). Close each Router when done with it (defer
+// r.Close()); Matches stay valid after Close.
 type Router struct {
 	// mu guards handle, not the table (the library has its own snapshots): every call holds it for reading,
 	// Close for writing, so a router is never freed under a running call.
@@ -212,8 +217,9 @@ func (r *Router) Resolve(url string) (*Match, error) {
 }
 
 // ResolveWith is Resolve with extra parameters, which outrank path and query parameters (FFRouter's
-// "withParameters:"); when a name repeats, the library's rule decides. They come last in OrderedParams, in the
-// order given.
+// "withParameters:"). Each name is in OrderedParams once: an extra named like a path parameter or a query key
+// takes that parameter's place (with the extra's value); the other extras come after them, in the order their
+// names are first given; a name given twice keeps its last value.
 func (r *Router) ResolveWith(url string, extra ...Param) (*Match, error) {
 	u, err := cString("url", url)
 	if err != nil {
