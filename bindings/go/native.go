@@ -44,7 +44,9 @@ func versionText(n int) string { return fmt.Sprintf("%d.%d.%d", n/10000, n/100%1
 // silently cut. Invalid UTF-8 is passed on: the library refuses it with its own message.
 func cString(what, s string) (*C.char, error) {
 	if i := strings.IndexByte(s, 0); i >= 0 {
-		return nil, newError(StatusInvalid, fmt.Sprintf("%s contains a NUL byte at byte %d", what, i))
+		e := newError(StatusInvalid, fmt.Sprintf("%s contains a NUL byte at byte %d", what, i))
+		e.Offset = i
+		return nil, e
 	}
 	return C.CString(s), nil
 }

@@ -16,7 +16,19 @@ type RewriteRule struct {
 // AddRewrite adds a rule; a rule with the same regex gets the new template in place (keeping its position).
 // ErrRegex (PCRE2's message and offset), ErrPattern (a bad template, with its offset), ErrInvalid.
 func (r *Router) AddRewrite(match, target string) error {
-	return r.AddRewrites([]RewriteRule{{Match: match, Target: target}})
+	m, err := cString("regex", match)
+	if err != nil {
+		return err
+	}
+	defer freeCString(m)
+	t, err := cString("template", target)
+	if err != nil {
+		return err
+	}
+	defer freeCString(t)
+	// lr_router_add_rewrite, not a batch of one: a batch names its element ("rewrite rule 0: ...", Index 0).
+	_, err = r.call(func(h *C.lr_router) C.int { return C.lr_router_add_rewrite(h, m, t) })
+	return located(err, regexInput(match), templateInput(target))
 }
 
 // AddRewrites adds rules in order, all or none; the error's Index names the refused rule.
@@ -26,10 +38,14 @@ func (r *Router) AddRewrites(rules []RewriteRule) error {
 	for i, rule := range rules {
 		matches[i], targets[i] = rule.Match, rule.Target
 	}
-	return r.addPairs(matches, targets, indexed("rewrite rule", "regex"), indexed("rewrite rule", "template"),
+	err := r.addPairs(matches, targets, indexed("rewrite rule", "regex"), indexed("rewrite rule", "template"),
 		func(h *C.lr_router, m, t **C.char, n C.size_t, failed *C.size_t) C.int {
 			return C.lr_router_add_rewrites(h, m, t, n, failed)
 		})
+	if e, ok := err.(*Error); ok && e.Index >= 0 && e.Index < len(rules) {
+		err = located(err, regexInput(matches[e.Index]), templateInput(targets[e.Index]))
+	}
+	return err
 }
 
 // RemoveRewrite removes the rule whose regex is exactly match: ErrNotFound when there is none.

@@ -135,6 +135,9 @@ func TestRewriteErrors(t *testing.T) {
 		{[]RewriteRule{{"x", "X"}, {"(?<n>y)", "${m}"}, {"z", "Z"}}, ErrPattern, 1, -2, "rewrite rule 1:"},
 		{[]RewriteRule{{"x", "X"}, {"\xed\xa0\x80", "Y"}}, ErrInvalid, 1, -2, "rewrite rule 1:"},
 		{[]RewriteRule{{"x", "X"}, {"y", "Y\x00"}}, ErrInvalid, 1, -2, "rewrite rule 1: template contains a NUL byte"},
+		// A batch of one is a batch: its element is named and indexed (the library did not before 35c3e1d).
+		{[]RewriteRule{{"(", "x"}}, ErrRegex, 0, 1, "rewrite rule 0: invalid rewrite regex '(' at byte 1"},
+		{[]RewriteRule{{"(x)", "$2"}}, ErrPattern, 0, 0, "rewrite rule 0: malformed rewrite target '$2' at byte 0"},
 	}
 	for _, row := range rows {
 		r := newRouter(t)
@@ -146,8 +149,12 @@ func TestRewriteErrors(t *testing.T) {
 		}
 		var e *Error
 		if !errors.As(err, &e) || !errors.Is(err, row.err) || !strings.Contains(e.Message, row.text) ||
-			(row.index >= 0 && e.Index != row.index) || (row.offset != -2 && e.Offset != row.offset) {
+			e.Index != row.index || (row.offset != -2 && e.Offset != row.offset) {
 			t.Errorf("%v: %#v; want %v, index %d, offset %d, %q", row.rules, err, row.err, row.index, row.offset, row.text)
+		}
+		// A single add names no rule (its message is the regex's or template's own).
+		if row.index < 0 && strings.HasPrefix(e.Message, "rewrite rule") {
+			t.Errorf("%v: a single AddRewrite's message %q names a rule", row.rules, e.Message)
 		}
 		if got, ok, _ := r.Rewrite("x"); ok {
 			t.Errorf("%v: a refused batch left a rule: %q", row.rules, got)

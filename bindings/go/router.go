@@ -14,6 +14,11 @@ import (
 // Router is one routing table and its rewrite rules (an lr_router). Every method may be called from any number
 // of goroutines at once, registration included: lookups never wait for a change and see the table before or
 // after it, never a mix. Close frees the router; a finalizer frees one that was never closed.
+//
+// A Router holds native memory (its table, rules and caches, in the C heap) that the garbage collector neither
+// sees nor counts: an unreachable Router looks small to it, so its finalizer may come too late (20,000 routers of
+// 20 routes left to their finalizers peaked at 268 MB of C heap). Close each Router when done with it (defer
+// r.Close()); Matches stay valid after Close.
 type Router struct {
 	// mu guards handle, not the table (the library has its own snapshots): every call holds it for reading,
 	// Close for writing, so a router is never freed under a running call.
@@ -121,7 +126,7 @@ func (r *Router) AddRoute(pattern, target, name, metadata string) error {
 	_, err = r.call(func(h *C.lr_router) C.int {
 		return C.lr_router_add_route(h, strs[0], strs[1], nameArg, metadataArg)
 	})
-	return err
+	return located(err, patternInput(pattern))
 }
 
 // AddMany adds routes at once, all or none: if one is refused the table is left exactly as it was, and the
@@ -132,9 +137,13 @@ func (r *Router) AddMany(routes []Route) error {
 	for i, route := range routes {
 		patterns[i], targets[i] = route.Pattern, route.Target
 	}
-	return r.addPairs(patterns, targets, indexed("route", "pattern"), indexed("route", "target"), func(h *C.lr_router, p, t **C.char, n C.size_t, failed *C.size_t) C.int {
+	err := r.addPairs(patterns, targets, indexed("route", "pattern"), indexed("route", "target"), func(h *C.lr_router, p, t **C.char, n C.size_t, failed *C.size_t) C.int {
 		return C.lr_router_add_many(h, p, t, n, failed)
 	})
+	if e, ok := err.(*Error); ok && e.Index >= 0 && e.Index < len(routes) {
+		err = located(err, patternInput(patterns[e.Index]))
+	}
+	return err
 }
 
 // pairAdder is lr_router_add_many or lr_router_add_rewrites: two string arrays, all or none, a failed index.
@@ -171,7 +180,7 @@ func (r *Router) Remove(pattern string) error {
 	}
 	defer freeCString(p)
 	_, err = r.call(func(h *C.lr_router) C.int { return C.lr_router_remove(h, p) })
-	return err
+	return located(err, patternInput(pattern))
 }
 
 // Clear removes every route; rewrite rules stay.
@@ -208,8 +217,9 @@ func (r *Router) Resolve(url string) (*Match, error) {
 }
 
 // ResolveWith is Resolve with extra parameters, which outrank path and query parameters (FFRouter's
-// "withParameters:"); when a name repeats, the library's rule decides. They come last in OrderedParams, in the
-// order given.
+// "withParameters:"). Each name is in OrderedParams once: an extra named like a path parameter or a query key
+// takes that parameter's place (with the extra's value); the other extras come after them, in the order their
+// names are first given; a name given twice keeps its last value.
 func (r *Router) ResolveWith(url string, extra ...Param) (*Match, error) {
 	u, err := cString("url", url)
 	if err != nil {

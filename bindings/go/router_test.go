@@ -163,6 +163,9 @@ func TestAddManyIsAllOrNone(t *testing.T) {
 		{[]Route{{"app://a", "A"}, {"app://b", "B"}, {"app://a/", "dup"}}, ErrConflict, 2},
 		{[]Route{{"app://a", "A"}, {"app://\xff", "B"}}, ErrInvalid, 1},
 		{[]Route{{"app://a", "A"}, {"app://b", "B\x00"}}, ErrInvalid, 1},
+		// A batch of one is a batch: its route is named and indexed (the library did not before 35c3e1d).
+		{[]Route{{"app://b//c", "bad"}}, ErrPattern, 0},
+		{[]Route{{"app://\xff", "B"}}, ErrInvalid, 0},
 	}
 	for _, row := range rows {
 		err := r.AddMany(row.routes)

@@ -31,7 +31,8 @@ type TableProblem struct {
 	Reason string `json:"reason"`
 }
 
-// String is the problem as the library's message writes it: "pointer: reason".
+// String is "pointer: reason", as the check report gives both. The library's message writes it on one line, its
+// control characters escaped (\n, \r, \t, \u001B), as Problems' lines.
 func (p TableProblem) String() string {
 	if p.Pointer == "" {
 		return p.Reason
@@ -124,10 +125,11 @@ func (r *Router) LoadFile(path string, replace bool) error {
 }
 
 // withProblems fills the Problems of a StatusTable error from a load. The message lists the problems one per line
-// and is what the load found; the structured problems (exact pointers, each one's code) come from checking the
-// same document again, which lists them in the same order and form. A line the check does not give alike (the
-// file or the router changed in between, or the line that says how many more problems there were) is read from
-// the text: "pointer: reason", code StatusTable.
+// and is what the load found; the structured problems (exact pointers, each one's code, reasons as they are) come
+// from checking the same document again, which lists them in the same order and form: a line is the problem's
+// String with its control characters escaped (oneLine). A line the check does not give alike (the file or the
+// router changed in between, or the line that says how many more problems there were) is read from the text:
+// "pointer: reason", code StatusTable.
 func (r *Router) withProblems(err error, check func() (*TableReport, error)) error {
 	e, ok := err.(*Error)
 	if !ok || e.Code != StatusTable {
@@ -140,13 +142,40 @@ func (r *Router) withProblems(err error, check func() (*TableReport, error)) err
 	}
 	e.Problems = make([]TableProblem, len(lines))
 	for i, line := range lines {
-		if i < len(checked) && checked[i].String() == line {
+		if i < len(checked) && oneLine(checked[i].String()) == line {
 			e.Problems[i] = checked[i]
 		} else {
 			e.Problems[i] = problemFromLine(line)
 		}
 	}
 	return e
+}
+
+// oneLine is text as the library's table error writes a problem's line (TableProblem.oneLine in the core): when it
+// holds a control character (below 0x20, or 0x7F), each is escaped, \n \r \t or \u00XX in upper-case hex; nothing
+// else is (a backslash stays as it is). Found by the Go/Java review: compared raw, a pattern or regex holding a
+// newline or tab paired no line, and its problem came back with code StatusTable instead of StatusPattern or
+// StatusRegex.
+func oneLine(text string) string {
+	if strings.IndexFunc(text, func(c rune) bool { return c < 0x20 || c == 0x7F }) < 0 {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c == 0x7F:
+			fmt.Fprintf(&b, `\u%04X`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // problemFromLine reads "pointer: reason" (a pointer starts with "/"), or a reason about the whole document.

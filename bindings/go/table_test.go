@@ -92,6 +92,53 @@ func TestLoadReplaceAndMerge(t *testing.T) {
 	}
 }
 
+// Control characters in a pattern, regex or template: the message escapes them on its lines (\n, \t, \u001B),
+// the check report has them as they are, and each problem still comes with its code and raw reason (found by the
+// Go/Java review: such a problem paired no line and came back as StatusTable, its reason escaped).
+func TestTableProblemsWithControlCharacters(t *testing.T) {
+	r := newRouter(t)
+	doc := `{"version":1,"routes":[` +
+		`{"pattern":"app://a\nb//c","target":"x"},{"pattern":"app://t\tb//c","target":"x"},` +
+		`{"pattern":"app://e\u001bx//y","target":"x"},{"pattern":"app://d\u007fx//y","target":"x"},` +
+		`{"pattern":"app://r\rx//y","target":"x"},{"pattern":"app://q\\n//","target":"x"}],` +
+		`"rewrites":[{"match":"(\t","target":"z"},{"match":"(a)\u0001","target":"app://\n$2"}]}`
+	wantCodes := []Status{StatusPattern, StatusPattern, StatusPattern, StatusPattern, StatusPattern, StatusPattern,
+		StatusRegex, StatusPattern}
+	report, err := r.CheckJSON(doc, true)
+	if err != nil || report.Valid || len(report.Problems) != len(wantCodes) {
+		t.Fatalf("check: %v %+v", err, report)
+	}
+	err = r.LoadJSON(doc, true)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != StatusTable {
+		t.Fatalf("%v, want a table error", err)
+	}
+	if !reflect.DeepEqual(e.Problems, report.Problems) {
+		t.Errorf("problems\n%q\nwant the check's\n%q", e.Problems, report.Problems)
+	}
+	lines := strings.Split(e.Message, "\n")
+	for i, p := range e.Problems {
+		if p.Code != wantCodes[i] {
+			t.Errorf("%s: code %d, want %d", p.Pointer, p.Code, wantCodes[i])
+		}
+		if i < len(lines) && oneLine(p.String()) != lines[i] {
+			t.Errorf("line %q is not problem %q escaped", lines[i], p)
+		}
+	}
+	for _, want := range []string{`'app://a\nb//c'`, `'app://t\tb//c'`, `'app://e\u001Bx//y'`, `'app://d\u007Fx//y'`,
+		`'app://r\rx//y'`, `'app://q\n//'`, `'(\t'`, `'app://\n$2'`} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("the message does not hold %s: %q", want, e.Message)
+		}
+	}
+	if len(lines) != len(wantCodes) || strings.ContainsAny(e.Message, "\t\r\x1b\x7f\x01") {
+		t.Errorf("%d lines, or a raw control character: %q", len(lines), e.Message)
+	}
+	if !strings.Contains(e.Problems[0].Reason, "'app://a\nb//c'") {
+		t.Errorf("reason %q is not the raw one", e.Problems[0].Reason)
+	}
+}
+
 // A document with problems changes nothing, and the error lists every problem with its pointer, code and reason,
 // in the order of the message's lines.
 func TestTableProblems(t *testing.T) {

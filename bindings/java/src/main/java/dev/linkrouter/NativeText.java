@@ -91,8 +91,9 @@ final class NativeText implements AutoCloseable {
         encoded.get(bytes);
         for (int i = 0; i < bytes.length; i++) {
             if (bytes[i] == 0) {
-                throw new LinkRouterException(LinkRouterException.EINVAL,
-                    what + " contains a NUL character at byte " + i);
+                String message = what + " contains a NUL character at byte " + i;
+                throw new LinkRouterException(LinkRouterException.EINVAL, message, LinkRouterException.indexIn(message),
+                    i);
             }
         }
         return bytes;

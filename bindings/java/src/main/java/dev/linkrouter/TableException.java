@@ -19,7 +19,7 @@ public final class TableException extends LinkRouterException {
         String[] lines = message.split("\n", -1);
         List<TableProblem> list = new ArrayList<>(lines.length);
         for (int i = 0; i < lines.length; i++) {
-            if (i < checked.size() && checked.get(i).toString().equals(lines[i])) {
+            if (i < checked.size() && TableProblem.oneLine(checked.get(i).toString()).equals(lines[i])) {
                 list.add(checked.get(i));
             } else {
                 list.add(TableProblem.fromLine(lines[i]));
@@ -30,9 +30,10 @@ public final class TableException extends LinkRouterException {
 
     /**
      * Every problem, one per line of the message, in order. After a load, the structured problems (exact pointers,
-     * each one's code) come from checking the same document again, which lists them in the same order and form; a
-     * line the check does not give alike (the file or the router changed in between, or the last line saying how
-     * many more problems there were) is read from the text, with code ETABLE.
+     * each one's code, reasons as they are) come from checking the same document again, which lists them in the same
+     * order and form: a line is the problem's toString() with its control characters escaped. A line the check does
+     * not give alike (the file or the router changed in between, or the last line saying how many more problems
+     * there were) is read from the text, with code ETABLE.
      */
     public List<TableProblem> problems() {
         return problems;

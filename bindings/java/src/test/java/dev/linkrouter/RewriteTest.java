@@ -121,6 +121,9 @@ class RewriteTest {
             {List.of(rule("x", "X"), rule("\udc80", "Y")), LinkRouterException.EINVAL, 1, -2, "rewrite rule 1:"},
             {List.of(rule("x", "X"), rule("y", "Y\0")), LinkRouterException.EINVAL, 1, -2,
                 "rewrite rule 1: template contains a NUL character"},
+            // A batch of one is a batch: its element is named and indexed (the library did not before 35c3e1d).
+            {List.of(rule("(", "x")), LinkRouterException.EREGEX, 0, 1, "rewrite rule 0: invalid rewrite regex '(' at"},
+            {List.of(rule("(x)", "$2")), LinkRouterException.EPATTERN, 0, 0, "rewrite rule 0: malformed rewrite target"},
         };
         for (Object[] row : rows) {
             @SuppressWarnings("unchecked")
@@ -136,9 +139,9 @@ class RewriteTest {
                 }, rules.toString());
                 assertEquals(row[1], e.code(), e.getMessage());
                 assertTrue(e.getMessage().contains((String) row[4]), e.getMessage());
-                if (index >= 0) {
-                    assertEquals(index, e.index(), e.getMessage());
-                }
+                assertEquals(index, e.index(), e.getMessage());
+                // A single add names no rule (its message is the regex's or template's own).
+                assertTrue(index >= 0 || !e.getMessage().startsWith("rewrite rule"), e.getMessage());
                 if ((Integer) row[3] != -2) {
                     assertEquals(row[3], e.offset(), e.getMessage());
                 }

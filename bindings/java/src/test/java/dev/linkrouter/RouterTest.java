@@ -129,6 +129,9 @@ class RouterTest {
                     LinkRouterException.ECONFLICT, 2},
                 {List.of(new Route("app://a", "A"), new Route("app://\ud800", "B")), LinkRouterException.EINVAL, 1},
                 {List.of(new Route("app://a", "A"), new Route("app://b", "B\0")), LinkRouterException.EINVAL, 1},
+                // A batch of one is a batch: its route is named and indexed (the library did not before 35c3e1d).
+                {List.of(new Route("app://b//c", "bad")), LinkRouterException.EPATTERN, 0},
+                {List.of(new Route("app://\ud800", "B")), LinkRouterException.EINVAL, 0},
             };
             for (Object[] row : rows) {
                 @SuppressWarnings("unchecked")

@@ -113,6 +113,45 @@ class TableTest {
     }
 
     /** Lines the check does not give alike are read from the text (a pointer, then ": "), code ETABLE. */
+    /**
+     * Control characters in a pattern, regex or template: the message escapes them on its lines (\n, \t, ESC as a
+     * backslash and u001B), the check report has them as they are, and each problem still comes with its code and raw
+     * reason (found by the Go/Java review: such a problem paired no line and came back as ETABLE, its reason escaped).
+     */
+    @Test
+    void tableProblemsWithControlCharacters() {
+        String doc = "{\"version\":1,\"routes\":["
+            + "{\"pattern\":\"app://a\\nb//c\",\"target\":\"x\"},{\"pattern\":\"app://t\\tb//c\",\"target\":\"x\"},"
+            + "{\"pattern\":\"app://e\\u001bx//y\",\"target\":\"x\"},{\"pattern\":\"app://d\\u007fx//y\",\"target\":\"x\"},"
+            + "{\"pattern\":\"app://r\\rx//y\",\"target\":\"x\"},{\"pattern\":\"app://q\\\\n//\",\"target\":\"x\"}],"
+            + "\"rewrites\":[{\"match\":\"(\\t\",\"target\":\"z\"},"
+            + "{\"match\":\"(a)\\u0001\",\"target\":\"app://\\n$2\"}]}";
+        List<Integer> codes = List.of(LinkRouterException.EPATTERN, LinkRouterException.EPATTERN,
+            LinkRouterException.EPATTERN, LinkRouterException.EPATTERN, LinkRouterException.EPATTERN,
+            LinkRouterException.EPATTERN, LinkRouterException.EREGEX, LinkRouterException.EPATTERN);
+        try (Router r = new Router()) {
+            TableReport report = r.checkJson(doc, true);
+            assertFalse(report.valid());
+            TableException e = assertThrows(TableException.class, () -> r.loadJson(doc, true));
+            assertEquals(report.problems(), e.problems());
+            String[] lines = e.getMessage().split("\n", -1);
+            assertEquals(codes.size(), lines.length, e.getMessage());
+            for (int i = 0; i < lines.length; i++) {
+                TableProblem p = e.problems().get(i);
+                assertEquals(codes.get(i), p.code(), p.toString());
+                assertEquals(lines[i], TableProblem.oneLine(p.toString()));
+            }
+            String bs = "\\";
+            for (String want : List.of("'app://a" + bs + "nb//c'", "'app://t" + bs + "tb//c'",
+                "'app://e" + bs + "u001Bx//y'", "'app://d" + bs + "u007Fx//y'", "'app://r" + bs + "rx//y'",
+                "'app://q" + bs + "n//'", "'(" + bs + "t'", "'app://" + bs + "n$2'")) {
+                assertTrue(e.getMessage().contains(want), want + " in " + e.getMessage());
+            }
+            assertTrue(e.getMessage().chars().noneMatch(c -> c != '\n' && (c < 0x20 || c == 0x7F)), e.getMessage());
+            assertTrue(e.problems().get(0).reason().contains("'app://a\nb//c'"), e.problems().get(0).reason());
+        }
+    }
+
     @Test
     void problemFromLine() {
         assertEquals(new TableProblem("/routes/3/pattern", LinkRouterException.ETABLE, "malformed: x"),
