@@ -6,9 +6,10 @@ resolve, guard order, queues, timeouts) are the library's. This module only carr
 
 - Every C callback is one module-level ctypes function object (``_HANDLER``, ``_GUARD``, ...), alive for the
   process. What the C side holds is never the address of a Python object but a token, a small integer: a
-  handler's or guard's ``user_data`` is a key of ``_CALLBACKS`` (dropped by the release callback the library calls
-  once nothing can call it any more), an open's ``context`` (and its executor) a key of ``_OPENS``. A callback
-  whose token is gone does nothing harmful; nothing can call a collected Python object.
+  handler's or guard's ``user_data`` is a key of ``_CALLBACKS`` (taken out by the release callback the library
+  calls once nothing can call it any more, and dropped later, outside the library's calls: see ``RELEASED``), an
+  open's ``context`` (and its executor) a key of ``_OPENS``. A callback whose token is gone does nothing harmful;
+  nothing can call a collected Python object.
 - An open's Python side (:class:`_Open`: extras, context, executor, loop, the handler's value or exception) lives
   in ``_OPENS`` from the open until its outcome, or, when a guard parks it, until ``resume`` or ``drop_pending``
   hands it back or its router is closed.
@@ -28,6 +29,7 @@ resolve, guard order, queues, timeouts) are the library's. This module only carr
 from __future__ import annotations
 
 import asyncio
+import atexit
 import enum
 import functools
 import inspect
@@ -650,7 +652,67 @@ def _on_log(level: int, message: Optional[bytes], user_data: Optional[int]) -> N
 
 
 def _on_release(user_data: Optional[int]) -> None:
-    _CALLBACKS.pop(user_data or 0, None)
+    """The library let go of a registration: its Python object is not dropped here, where its finalizers would
+    run inside the library's call, but kept in RELEASED until drain_released()."""
+    callback = _CALLBACKS.pop(user_data or 0, None)
+    if callback is not None:
+        RELEASED.append(callback)
+
+
+# -- what the library let go ------------------------------------------------------------------------------------
+
+#: The registrations (:class:`_Callback`: a handler, guard, unmatched handler or log sink) the library has let go,
+#: not yet dropped. A release may run inside a lookup on any router of its thread (the per-thread table cache lets
+#: go of an old table there), and the header forbids freeing a router from it; but dropping the last reference to
+#: a Python callable can run any code (its ``__del__``, a weakref callback), which can close that very router
+#: under the lookup. So ``_on_release`` only moves the object here, and :func:`drain_released` drops it at a safe
+#: point. Appends and ``clear`` are atomic under the GIL: releases on any thread, drains on any thread.
+#:
+#: Bounded: it holds only what the library let go since the last drain, never more than the program registered. A
+#: program that makes no more calls into the binding keeps those objects until it exits (the atexit hook drains).
+RELEASED: List[_Callback] = []
+
+
+class _Depth(threading.local):
+    """How many of the library's callbacks are running on this thread: more than 0 means inside a library call."""
+
+    n = 0
+
+
+_depth = _Depth()
+
+
+def drain_released() -> None:
+    """Drops what the library let go (:data:`RELEASED`), running their finalizers here, unless this thread is
+    inside a library call (one of its callbacks, a handler say, is running on this thread): the next call at depth
+    0, on any thread, does it then. Called at the entry of the binding's calls into the library (Router._handle,
+    both resolve paths) before the handle is read, by Router.close(), after a reply is sent or failed, and at exit.
+    A finalizer may close any router, this one included: callers read the handle after this returns."""
+    if _depth.n:
+        return
+    while RELEASED:
+        # Empties the list before it drops anything: a finalizer that releases more (by closing a router) appends
+        # to the emptied list, and the next round drops that.
+        RELEASED.clear()
+
+
+# At exit: usually after weakref.finalize's exit hook (registered later, with the first Router), which frees the
+# routers still open, and with them lets their handlers go.
+atexit.register(drain_released)
+
+
+def _inside(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn``, a callback of the library, counted in this thread's depth while it runs (see drain_released)."""
+    def callback(*args: Any) -> Any:
+        depth = _depth
+        depth.n += 1
+        try:
+            return fn(*args)
+        finally:
+            depth.n -= 1
+    callback.__name__ = fn.__name__
+    callback.__doc__ = fn.__doc__
+    return callback
 
 
 def _report(e: BaseException, what: str) -> None:
@@ -672,16 +734,17 @@ def _report(e: BaseException, what: str) -> None:
         pass
 
 
-# One C function object per callback kind, alive for the process.
-_HANDLER = _native.HANDLER_FN(_on_handler)
-_ASYNC_HANDLER = _native.ASYNC_HANDLER_FN(_on_async_handler)
-_UNMATCHED = _native.UNMATCHED_FN(_on_unmatched)
-_GUARD = _native.GUARD_FN(_on_guard)
-_DISPATCH = _native.DISPATCH_FN(_on_dispatch)
-_DONE = _native.DONE_FN(_on_done)
-_EACH = _native.DONE_FN(_on_each)
-_VISIT = _native.VISIT_FN(_on_visit)
-_LOG = _native.LOG_FN(_on_log)
+# One C function object per callback kind, alive for the process. Those that run Python code the program gave are
+# counted as inside a library call (_inside); _on_release runs none.
+_HANDLER = _native.HANDLER_FN(_inside(_on_handler))
+_ASYNC_HANDLER = _native.ASYNC_HANDLER_FN(_inside(_on_async_handler))
+_UNMATCHED = _native.UNMATCHED_FN(_inside(_on_unmatched))
+_GUARD = _native.GUARD_FN(_inside(_on_guard))
+_DISPATCH = _native.DISPATCH_FN(_inside(_on_dispatch))
+_DONE = _native.DONE_FN(_inside(_on_done))
+_EACH = _native.DONE_FN(_inside(_on_each))
+_VISIT = _native.VISIT_FN(_inside(_on_visit))
+_LOG = _native.LOG_FN(_inside(_on_log))
 _RELEASE = _native.RELEASE_FN(_on_release)
 
 
@@ -724,6 +787,8 @@ class Reply:
                 if self._entry is not None:
                     self._entry.result = value
             rc = lib.lr_reply_send(self._id, None)
+        if RELEASED:  # the handler, when its route went while the reply was in flight
+            drain_released()
         if rc != LR_OK:
             raise _native.error(rc)
 
@@ -738,6 +803,8 @@ class Reply:
                     self._entry.error = error
             rc = lib.lr_reply_fail(self._id, LR_EHANDLER,
                                    _describe(error).encode("utf-8", "replace").replace(b"\0", b" "))
+        if RELEASED:
+            drain_released()
         if rc != LR_OK:
             raise _native.error(rc)
 
