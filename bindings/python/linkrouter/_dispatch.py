@@ -787,10 +787,7 @@ class Reply:
                 if self._entry is not None:
                     self._entry.result = value
             rc = lib.lr_reply_send(self._id, None)
-        if RELEASED:  # the handler, when its route went while the reply was in flight
-            drain_released()
-        if rc != LR_OK:
-            raise _native.error(rc)
+        self._after(rc)
 
     def fail(self, error: BaseException) -> None:
         """Completes the open with ``error`` (an exception instance), which ``open`` raises unchanged."""
@@ -803,10 +800,17 @@ class Reply:
                     self._entry.error = error
             rc = lib.lr_reply_fail(self._id, LR_EHANDLER,
                                    _describe(error).encode("utf-8", "replace").replace(b"\0", b" "))
+        self._after(rc)
+
+    @staticmethod
+    def _after(rc: int) -> None:
+        """After lr_reply_send or lr_reply_fail: raises a refusal, its message read first; drops what the library
+        let go (the handler, when its route went while the reply was in flight)."""
+        error = _native.error(rc) if rc != LR_OK else None  # (before a finalizer's library call can overwrite it)
         if RELEASED:
             drain_released()
-        if rc != LR_OK:
-            raise _native.error(rc)
+        if error is not None:
+            raise error
 
     def _settle(self, value: Any = None, error: Optional[BaseException] = None) -> bool:
         """send or fail, for the binding's own replies: False when it was completed before; a refusal (timeout)

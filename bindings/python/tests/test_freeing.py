@@ -340,3 +340,32 @@ def test_a_callable_let_go_while_a_handler_runs_is_freed_after_the_open():
     assert log == [{"inside release": False, "in a handler": False, "thread": threading.current_thread().name}]
     assert not _dispatch.RELEASED
     r.close()
+
+
+def test_a_refused_reply_keeps_its_message_when_a_finalizer_calls_the_library():
+    """Reply.send drops what the library let go after its call: a finalizer run there may call the library and set
+    this thread's last error, so the refusal's message is read first (it once read the finalizer's)."""
+    kept = []
+
+    class Handler:
+        def __call__(self, m, reply):
+            reply.send(1)
+            kept.append(reply)
+
+        def __del__(self):
+            try:
+                linkrouter.Router().add("app://a//b", "x")  # refused: this thread's last error is a PatternError's
+            except linkrouter.PatternError:
+                pass
+
+    r = linkrouter.Router()
+    r.add("app://x", "X")
+    r.route("app://cb", callback=True)(Handler())
+    assert r.open("app://cb") == 1
+    r.remove("app://cb")
+    r.resolve("app://x")  # lets go of the table this thread cached, which held the handler: released, kept
+    assert len(_dispatch.RELEASED) == 1
+    with pytest.raises(linkrouter.ReplyError, match="was completed before"):
+        kept[0].send(2)
+    assert not _dispatch.RELEASED
+    r.close()
