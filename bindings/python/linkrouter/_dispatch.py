@@ -6,9 +6,10 @@ resolve, guard order, queues, timeouts) are the library's. This module only carr
 
 - Every C callback is one module-level ctypes function object (``_HANDLER``, ``_GUARD``, ...), alive for the
   process. What the C side holds is never the address of a Python object but a token, a small integer: a
-  handler's or guard's ``user_data`` is a key of ``_CALLBACKS`` (dropped by the release callback the library calls
-  once nothing can call it any more), an open's ``context`` (and its executor) a key of ``_OPENS``. A callback
-  whose token is gone does nothing harmful; nothing can call a collected Python object.
+  handler's or guard's ``user_data`` is a key of ``_CALLBACKS`` (taken out by the release callback the library
+  calls once nothing can call it any more, and dropped later, outside the library's calls: see ``RELEASED``), an
+  open's ``context`` (and its executor) a key of ``_OPENS``. A callback whose token is gone does nothing harmful;
+  nothing can call a collected Python object.
 - An open's Python side (:class:`_Open`: extras, context, executor, loop, the handler's value or exception) lives
   in ``_OPENS`` from the open until its outcome, or, when a guard parks it, until ``resume`` or ``drop_pending``
   hands it back or its router is closed.
@@ -22,12 +23,15 @@ resolve, guard order, queues, timeouts) are the library's. This module only carr
   those of other queues). An open deferred on a router already closed (the guard closed it) is forgotten at
   once. Each side writes its mark before it reads the other's (the GIL orders them), so one of them drops it:
   no entry stays in ``_OPENS`` once its router is closed and its outcome is known.
+- A release does not drop its Python object inside the library's call (see ``RELEASED``); at exit, a hook keeps
+  the library's timer thread out of Python once the interpreter finalizes (see ``_Exit``).
 - No exception ever leaves a trampoline: a Python error is kept on its open and a failure status returned to C;
   the caller of ``open`` gets the very exception object back.
 """
 from __future__ import annotations
 
 import asyncio
+import atexit
 import enum
 import functools
 import inspect
@@ -35,8 +39,10 @@ import itertools
 import json
 import sys
 import threading
+import time
 import traceback
 import types
+import weakref
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from . import _native
@@ -241,7 +247,7 @@ class _Open:
     """The Python side of one open, from ``open`` to its outcome (parked opens included)."""
 
     __slots__ = ("token", "url", "extra", "context", "executor", "loop", "result", "error", "dispatch_error",
-                 "future", "task", "owner", "parked")
+                 "future", "task", "owner", "parked", "timed")
 
     def __init__(self, token: int, url: str, extra: Dict[str, Any], context: Any, executor: Any,
                  loop: Optional[asyncio.AbstractEventLoop], owner: OpenSet) -> None:
@@ -258,6 +264,7 @@ class _Open:
         self.task: Any = None  # the concurrent future of an async def handler run on a loop
         self.owner = owner  # the router's set of live open tokens
         self.parked = False  # its outcome was LR_DEFERRED: in a guard's queue (or being replayed by a resume)
+        self.timed = False  # its handler was handed a reply or an executor: the library may time it out later
 
 
 _tokens = itertools.count(1)  # next() is atomic under the GIL; 0 would be NULL
@@ -357,6 +364,8 @@ def outcome(entry: Optional[_Open], status: int, message: str, url: str) -> Tupl
             if owner.closed and not owner.resumes:  # (read after the mark: see the module's docstring)
                 finish(entry)
         return DEFER, None
+    if status == LR_ETIMEOUT:
+        _exit.timed_out()
     if entry is not None:
         finish(entry)
         if status == LR_ETIMEOUT and entry.task is not None:
@@ -431,8 +440,10 @@ def _on_async_handler(m: int, context: Optional[int], user_data: Optional[int], 
     try:
         entry = _entry(context)
         reply = Reply(reply_id, entry)
-        if entry is not None and entry.dispatch_error is not None:
-            raise entry.dispatch_error
+        if entry is not None:
+            entry.timed = True
+            if entry.dispatch_error is not None:
+                raise entry.dispatch_error
         callback = _CALLBACKS[user_data or 0]
         match = _open_match(m, entry)
         if callback.kind == _CALLBACK:
@@ -566,6 +577,8 @@ def _on_dispatch(executor: Optional[int], work: int, arg: Optional[int]) -> None
     the exception only goes to sys.unraisablehook."""
     run = _Work(work, arg)
     entry = _entry(executor)
+    if entry is not None:
+        entry.timed = True
     try:
         target = entry.executor if entry is not None else None
         if isinstance(target, asyncio.AbstractEventLoop):
@@ -650,7 +663,144 @@ def _on_log(level: int, message: Optional[bytes], user_data: Optional[int]) -> N
 
 
 def _on_release(user_data: Optional[int]) -> None:
-    _CALLBACKS.pop(user_data or 0, None)
+    """The library let go of a registration: its Python object is not dropped here, where its finalizers would
+    run inside the library's call, but kept in RELEASED until drain_released()."""
+    callback = _CALLBACKS.pop(user_data or 0, None)
+    if callback is not None:
+        RELEASED.append(callback)
+
+
+# -- what the library let go ------------------------------------------------------------------------------------
+
+#: The registrations (:class:`_Callback`: a handler, guard, unmatched handler or log sink) the library has let go,
+#: not yet dropped. A release may run inside a lookup on any router of its thread (the per-thread table cache lets
+#: go of an old table there), and the header forbids freeing a router from it; but dropping the last reference to
+#: a Python callable can run any code (its ``__del__``, a weakref callback), which can close that very router
+#: under the lookup. So ``_on_release`` only moves the object here, and :func:`drain_released` drops it at a safe
+#: point. Appends and ``clear`` are atomic under the GIL: releases on any thread, drains on any thread.
+#:
+#: Bounded: it holds only what the library let go since the last drain, never more than the program registered. A
+#: program that makes no more calls into the binding keeps those objects until it exits (the atexit hook drains).
+RELEASED: List[_Callback] = []
+
+
+class _Depth(threading.local):
+    """How many of the library's callbacks are running on this thread: more than 0 means inside a library call."""
+
+    n = 0
+
+
+_depth = _Depth()
+
+
+def drain_released() -> None:
+    """Drops what the library let go (:data:`RELEASED`), running their finalizers here, unless this thread is
+    inside a library call (one of its callbacks, a handler say, is running on this thread): the next call at depth
+    0, on any thread, does it then. Called at the entry of the binding's calls into the library (Router._handle,
+    both resolve paths) before the handle is read, by Router.close(), after a reply is sent or failed, and at exit.
+    A finalizer may close any router, this one included: callers read the handle after this returns."""
+    if _depth.n:
+        return
+    while RELEASED:
+        # Empties the list before it drops anything: a finalizer that releases more (by closing a router) appends
+        # to the emptied list, and the next round drops that.
+        RELEASED.clear()
+
+
+def _inside(fn: Callable[..., Any], timer: bool = False) -> Callable[..., Any]:
+    """``fn``, a callback of the library, counted in this thread's depth while it runs (see drain_released); with
+    ``timer``, one the library may call on its own timer thread, also counted in ``_exit.busy`` (see _Exit)."""
+    if timer:
+        def callback(*args: Any) -> Any:
+            depth = _depth
+            depth.n += 1
+            _exit.enter()
+            try:
+                return fn(*args)
+            finally:
+                _exit.leave()
+                depth.n -= 1
+    else:
+        def callback(*args: Any) -> Any:
+            depth = _depth
+            depth.n += 1
+            try:
+                return fn(*args)
+            finally:
+                depth.n -= 1
+    callback.__name__ = fn.__name__
+    callback.__doc__ = fn.__doc__
+    return callback
+
+
+# -- exit -------------------------------------------------------------------------------------------------------
+
+class _Exit:
+    """What the atexit hook needs to keep the library's timer thread out of Python once the interpreter finalizes.
+
+    An open whose handler has not replied is timed out by a libdispatch timer, on a thread of libdispatch's, which
+    then calls into Python: the open_async's done, the log sink's timeout warning, a release. A thread that wants
+    the GIL after the interpreter began finalizing is ended by CPython (pthread_exit), and libdispatch traps on
+    that: SIGILL. Nothing in Python can refuse such a callback (ctypes takes the GIL before any of its code runs),
+    so the hook makes sure none is due or running when it returns (finalizing begins after the atexit hooks)."""
+
+    #: Waits at most this long for opens in flight (their timeouts end them sooner), and for the timer's
+    #: callbacks in progress to return.
+    WAIT = 10.0
+    #: The timer's callbacks must have been idle this long: between those of one timeout (its done, its log
+    #: warning, a release) none is running.
+    QUIET = 0.05
+    #: Whether a timeout that recent may still have its log warning or release to come.
+    RECENT = 2.0
+
+    def __init__(self) -> None:
+        self.replies: "weakref.WeakSet[Reply]" = weakref.WeakSet()  # callback and async def handlers' replies
+        self.busy = 0  # timer-capable callbacks running, on every thread
+        self.last_timeout = -1e9  # time.monotonic() of the last LR_ETIMEOUT outcome
+        self._lock = threading.Lock()
+
+    def enter(self) -> None:
+        with self._lock:
+            self.busy += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self.busy -= 1
+
+    def timed_out(self) -> None:
+        self.last_timeout = time.monotonic()
+
+    def __call__(self) -> None:
+        """The atexit hook: fails the replies no handler answered (the program ends: nobody will), which ends
+        their opens now rather than at their timeouts; waits for the opens still in flight whose timeout may
+        come (an executor never ran their work, say) until their outcome arrives; waits for the timer's callbacks
+        in progress to return; then drops what the library let go. Costs nothing unless an open is in flight or
+        timed out in the last RECENT seconds."""
+        try:
+            for reply in list(self.replies):
+                if not reply.done:
+                    reply._settle(error=HandlerError("the handler had not replied when the interpreter exited",
+                                                     LR_EHANDLER))
+            end = time.monotonic() + self.WAIT
+            while time.monotonic() < end and any(e.timed and not e.parked for e in list(_OPENS.values())):
+                time.sleep(0.005)  # (the GIL is free meanwhile: the opens' threads finish them)
+            if self.busy or time.monotonic() - self.last_timeout < self.RECENT:
+                quiet_since = time.monotonic()
+                while time.monotonic() < end:
+                    time.sleep(0.005)
+                    now = time.monotonic()
+                    if self.busy:
+                        quiet_since = now
+                    elif now - quiet_since >= self.QUIET:
+                        break
+        finally:
+            drain_released()
+
+
+_exit = _Exit()
+# At exit: usually after weakref.finalize's exit hook (registered later, with the first Router), which frees the
+# routers still open, and with them lets their handlers go.
+atexit.register(_exit)
 
 
 def _report(e: BaseException, what: str) -> None:
@@ -672,17 +822,18 @@ def _report(e: BaseException, what: str) -> None:
         pass
 
 
-# One C function object per callback kind, alive for the process.
-_HANDLER = _native.HANDLER_FN(_on_handler)
-_ASYNC_HANDLER = _native.ASYNC_HANDLER_FN(_on_async_handler)
-_UNMATCHED = _native.UNMATCHED_FN(_on_unmatched)
-_GUARD = _native.GUARD_FN(_on_guard)
-_DISPATCH = _native.DISPATCH_FN(_on_dispatch)
-_DONE = _native.DONE_FN(_on_done)
-_EACH = _native.DONE_FN(_on_each)
-_VISIT = _native.VISIT_FN(_on_visit)
-_LOG = _native.LOG_FN(_on_log)
-_RELEASE = _native.RELEASE_FN(_on_release)
+# One C function object per callback kind, alive for the process, each counted as inside a library call (_inside);
+# those the library's timer thread may call also for the exit hook (_Exit).
+_HANDLER = _native.HANDLER_FN(_inside(_on_handler))
+_ASYNC_HANDLER = _native.ASYNC_HANDLER_FN(_inside(_on_async_handler))
+_UNMATCHED = _native.UNMATCHED_FN(_inside(_on_unmatched))
+_GUARD = _native.GUARD_FN(_inside(_on_guard))
+_DISPATCH = _native.DISPATCH_FN(_inside(_on_dispatch))
+_DONE = _native.DONE_FN(_inside(_on_done, timer=True))
+_EACH = _native.DONE_FN(_inside(_on_each))
+_VISIT = _native.VISIT_FN(_inside(_on_visit))
+_LOG = _native.LOG_FN(_inside(_on_log, timer=True))
+_RELEASE = _native.RELEASE_FN(_inside(_on_release, timer=True))
 
 
 def collect(drop: bool = False) -> int:
@@ -710,6 +861,7 @@ class Reply:
         self._entry = entry
         self._lock = threading.Lock()
         self._done = False
+        _exit.replies.add(self)
 
     @property
     def done(self) -> bool:
@@ -724,8 +876,7 @@ class Reply:
                 if self._entry is not None:
                     self._entry.result = value
             rc = lib.lr_reply_send(self._id, None)
-        if rc != LR_OK:
-            raise _native.error(rc)
+        self._after(rc)
 
     def fail(self, error: BaseException) -> None:
         """Completes the open with ``error`` (an exception instance), which ``open`` raises unchanged."""
@@ -738,8 +889,17 @@ class Reply:
                     self._entry.error = error
             rc = lib.lr_reply_fail(self._id, LR_EHANDLER,
                                    _describe(error).encode("utf-8", "replace").replace(b"\0", b" "))
-        if rc != LR_OK:
-            raise _native.error(rc)
+        self._after(rc)
+
+    @staticmethod
+    def _after(rc: int) -> None:
+        """After lr_reply_send or lr_reply_fail: raises a refusal, its message read first; drops what the library
+        let go (the handler, when its route went while the reply was in flight)."""
+        error = _native.error(rc) if rc != LR_OK else None  # (before a finalizer's library call can overwrite it)
+        if RELEASED:
+            drain_released()
+        if error is not None:
+            raise error
 
     def _settle(self, value: Any = None, error: Optional[BaseException] = None) -> bool:
         """send or fail, for the binding's own replies: False when it was completed before; a refusal (timeout)

@@ -58,6 +58,8 @@ def _thread_state() -> List[Any]:
 _tls = threading.local()  # .state: each thread's own buffer, never shared; grown when a result does not fit
 _CALL_AGAIN = 2  # not a status of the library: "call the declared function"
 _fast = lib.resolve_packed_fast
+_released = _dispatch.RELEASED  # what the library let go, dropped at the entry of calls (_dispatch.drain_released)
+_drain = _dispatch.drain_released
 
 
 class Limit(enum.IntEnum):
@@ -309,6 +311,8 @@ class _CtypesResolve:
             b = _encode(url)  # str.encode: always bytes, TypeError for anything but a str
         except (TypeError, UnicodeEncodeError):
             b = url = _url_bytes(url)  # bytes-like pass (copied); lone surrogates: InvalidURLError; else TypeError
+        if _released:  # finalizers run here, not inside the call: one may close this router (self._h read after)
+            _drain()
         try:
             buf, cap, _ = _tls.state
         except AttributeError:
@@ -437,7 +441,8 @@ def _load_speedups() -> Tuple[Any, str]:
         return None, "$%s is set" % PURE_ENV
     try:
         from . import _speedups  # type: ignore[attr-defined]
-        _speedups.bind(lib.path, _native.error, nested, _url_bytes, Match.as_dict, Match.__eq__, Match.__repr__)
+        _speedups.bind(lib.path, _native.error, nested, _url_bytes, Match.as_dict, Match.__eq__, Match.__repr__,
+                       _dispatch.RELEASED, _dispatch.drain_released)
     except ImportError as e:
         return None, str(e)
     return _speedups, ""
@@ -475,6 +480,10 @@ class Router(_ResolveBase, Opening, Tables):
     # -- handle ---------------------------------------------------------------------------------------------
 
     def _handle(self) -> Any:
+        """The handle for a call into the library, read after dropping what the library let go (their finalizers
+        run here, outside any library call, and may close this router). ValueError when the router is closed."""
+        if _released:
+            _drain()
         h = self._h
         if not h:  # None after close(); a NULL c_void_p once the finalizer freed it (a collected cycle)
             raise ValueError("the router is closed")
@@ -484,6 +493,7 @@ class Router(_ResolveBase, Opening, Tables):
         """Frees the routing table now. Further calls raise ValueError; closing twice is fine."""
         self._h = None
         self._finalizer()
+        _drain()  # the handlers and guards the router's freeing let go
 
     @property
     def closed(self) -> bool:

@@ -28,10 +28,12 @@
  * The GIL is held throughout: the library call costs about as much as releasing and taking back the GIL, and
  * holding it means no other thread can close() a router under a running resolve. Python code can still run inside
  * a library call, on this thread: a call may let go of an old snapshot (of any router) that this thread cached,
- * and the release callbacks of its handlers drop Python objects, whose __del__ may close this very router. So
- * the router pointer is read from its handle again before every library call (open_router), never kept across
- * one. Nothing here is shared between threads but what bind() sets once and the router objects, changed only
- * under the GIL.
+ * and the release callbacks of its handlers run. They drop no Python object there (whose __del__ could close the
+ * router under the lookup): they move it to _dispatch.RELEASED, which resolve empties at its entry, before it
+ * reads the handle (drain_point). Any Python code may still run there (the cyclic garbage collector may run in
+ * the callback, with finalizers), so the router pointer is read from its handle again before every library call
+ * (open_router), never kept across one. Nothing here is shared between threads but what bind() sets once and the
+ * router objects, changed only under the GIL.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -70,6 +72,8 @@ static PyObject *nested_params;       /* _params.nested(path_params, query, max_
 static PyObject *url_bytes;           /* _router._url_bytes(url): any other URL object as bytes, or raises */
 static PyObject *match_as_dict, *match_eq, *match_repr;  /* the Python Match API, shared with the ctypes path */
 static PyObject *json_loads;          /* json.loads: a route's metadata as a dict */
+static PyObject *released;            /* _dispatch.RELEASED: what the library let go, to drop outside its calls */
+static PyObject *drain_released;      /* _dispatch.drain_released(): drops it, unless inside a library call */
 static PyObject *names_pool;          /* names tuple -> itself: routes with the same names share one tuple */
 static Py_ssize_t route_cache_max = 1 << 17;  /* entries of a router's `_routes` before it is emptied */
 static PyObject *str_url, *str_extra, *str_update, *str_nesting;
@@ -168,9 +172,21 @@ static size_t require_at(const Packed *pk, size_t i) {
     return FIXED_STRINGS + 2 * pk->path_count + 2 * pk->query_count + i;
 }
 
+/* Drops what the library let go since the last drain (_dispatch.drain_released), when there is any: a list's size
+   is all it costs otherwise. Its finalizers may close any router: read handles after it. -1 with an exception
+   set when it raised. */
+static int drain_point(void) {
+    if (!released || PyList_GET_SIZE(released) == 0)
+        return 0;
+    PyObject *r = PyObject_CallObject(drain_released, NULL);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
 /* The router `handle` points at, or NULL with ValueError when it is closed. Read before every library call on it,
-   never kept across one: Python code may run inside a call (a release callback of a snapshot the call lets go)
-   and close the router, which sets its handle to NULL as it frees it. */
+   never kept across one: Python code may run inside a call (a release callback of a snapshot the call lets go,
+   and whatever the garbage collector runs there) and close the router, which sets its handle to NULL as it frees
+   it. */
 static lr_router *open_router(lr_router *const *handle) {
     lr_router *r = *handle;
     if (!r)
@@ -1194,7 +1210,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         text = PyBytes_AS_STRING(url);
         len = PyBytes_GET_SIZE(url);
     }
-    if (!open_router(self->handle))  /* (read again before each call below) */
+    if (drain_point() < 0 || !open_router(self->handle))  /* (read again before each call below) */
         goto done;
     /* This thread's memory: the C stack, or heap memory of the sizes the library asks for (again, if a change of
        table makes them grow meanwhile). */
@@ -1410,17 +1426,19 @@ static PyTypeObject RouterCoreType = {
 /* -- bind ---------------------------------------------------------------------------------------------------- */
 
 PyDoc_STRVAR(bind_doc,
-"bind(library_path, error, nested, url_bytes, as_dict, eq, repr)\n--\n\n"
+"bind(library_path, error, nested, url_bytes, as_dict, eq, repr, released, drain)\n--\n\n"
 "Finds the library functions this module calls in the library the ctypes layer loaded from ``library_path``\n"
 "(RTLD_NOLOAD: never a second copy), checks its version against the header this module was built with, and\n"
-"records the Python pieces it uses: _native.error, _params.nested, _router._url_bytes, and the Match methods\n"
-"shared with the ctypes path. ImportError when any of that fails; nothing is changed then.");
+"records the Python pieces it uses: _native.error, _params.nested, _router._url_bytes, the Match methods\n"
+"shared with the ctypes path, and _dispatch.RELEASED (a list) with _dispatch.drain_released, which resolve\n"
+"calls when the list is not empty. ImportError when any of that fails; nothing is changed then.");
 
 static PyObject *bind(PyObject *module, PyObject *args) {
     (void)module;
     const char *path;
-    PyObject *error, *nested, *to_bytes, *as_dict, *eq, *repr;
-    if (!PyArg_ParseTuple(args, "sOOOOOO:bind", &path, &error, &nested, &to_bytes, &as_dict, &eq, &repr))
+    PyObject *error, *nested, *to_bytes, *as_dict, *eq, *repr, *let_go, *drain;
+    if (!PyArg_ParseTuple(args, "sOOOOOOO!O:bind", &path, &error, &nested, &to_bytes, &as_dict, &eq, &repr,
+                          &PyList_Type, &let_go, &drain))
         return NULL;
     void *lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     if (!lib) {
@@ -1487,6 +1505,8 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     match_eq = Py_NewRef(eq);
     match_repr = Py_NewRef(repr);
     json_loads = loads;
+    released = Py_NewRef(let_go);
+    drain_released = Py_NewRef(drain);
     Py_RETURN_NONE;
 }
 

@@ -16,7 +16,7 @@ import textwrap
 import pytest
 
 import linkrouter
-from linkrouter import _native, _params, _router
+from linkrouter import _dispatch, _native, _params, _router
 
 PACKAGE = os.path.dirname(os.path.abspath(linkrouter.__file__))
 BINDING_DIR = os.path.dirname(PACKAGE)
@@ -96,7 +96,7 @@ def test_bind_never_loads_a_library(tmp_path):
 STUBS = "".join("int %s(void) { return -1; }\n" % name for name in (
     "lr_router_new", "lr_router_add", "lr_router_set_limit", "lr_router_resolve_into", "lr_router_resolve_packed"))
 BIND_ARGS = (_native.error, _params.nested, _router._url_bytes, _router._PackedMatch.as_dict,
-             _router._PackedMatch.__eq__, _router._PackedMatch.__repr__)
+             _router._PackedMatch.__eq__, _router._PackedMatch.__repr__, _dispatch.RELEASED, _dispatch.drain_released)
 
 
 def fake_library(tmp_path, name, source):

@@ -4,11 +4,15 @@ code. Crashes are run in a child process (conftest.run_python), so that one fail
 from __future__ import annotations
 
 import json
+import sys
+import threading
+import time
 
 import pytest
 
 import linkrouter
 from conftest import run_python
+from linkrouter import _dispatch
 
 # Each Match holds the one made before it, through the writable target or params, directly or in a container.
 CHAIN_CHILD = r"""
@@ -112,23 +116,37 @@ def test_route_cache_released_while_a_destructor_uses_it(trigger, action, seen, 
     assert json.loads(p.stdout) == [seen, after, result, 0]
 
 
-# A resolve may run Python code inside its library call: the call can let go of an old snapshot this thread
-# cached (of another router: here `a`'s, from before a route was removed, evicted from the library's small
-# per-thread cache by lookups through other routers), and a handler's release callback then drops a Python object
-# whose __del__ closes the router being resolved. The C path kept the router pointer it read before the call and
-# called the library on it again (the first lookup of a route: lr_router_resolve_packed): a call on a freed
-# router. Now it reads the handle again before each call, and raises ValueError when it is closed. Prints [the router resolved when the __del__ ran, what that resolve gave, closed after].
-RELEASE_IN_RESOLVE_CHILD = r"""
+# A lookup may let go of an old table this thread cached (of another router: here `a`'s, from before a route was
+# removed, evicted from the library's small per-thread cache by lookups through other routers), and the release
+# callback of its handler runs inside that lookup. It used to drop the handler there, whose __del__ closed the
+# router being looked up: a call on a router freed during the call itself. The C path crashed (SIGSEGV) where the
+# lookup went on using the freed router (a URL too long for the stack's scratch memory, route cached), and so did
+# open through ctypes; elsewhere the __del__ merely ran inside the call. Now the release only moves the handler to
+# _dispatch.RELEASED, and it is dropped at the entry of the binding's next call, before the handle is read: that
+# call finds its router closed. Prints [the lookup the __del__ ran in, whether it ran inside the release callback,
+# what each lookup gave].
+RELEASE_IN_LOOKUP_CHILD = r"""
 import json, sys
 import linkrouter
-url, warm = "app://u/42?z=1", sys.argv[1] == "warm"
-routers = [linkrouter.Router() for _ in range(12)]
+from linkrouter import _router
+path, call, url, warm = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "warm"
+make = linkrouter.Router if path == "Router" else _router.ctypes_router
+routers = [make() for _ in range(12)]
 for i, b in enumerate(routers):
-    b.add("app://u/:id", "U%d" % i)
+    if call == "open bare":  # a route without a handler: open raises NotFoundError
+        b.add("app://u/:id", "U%d" % i)
+    else:
+        b.route("app://u/:id", target="U%d" % i)(lambda m, i=i: "U%d" % i)
     if warm:
         assert b.resolve(url).target == "U%d" % i  # the route's constants cached: the C path needs one call
 current = [-1]
-closed_in = []
+deleted = []
+
+def inside_release():
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_name != "_on_release":
+        f = f.f_back
+    return f is not None
 
 class Handler:
     def __call__(self, m):
@@ -136,41 +154,218 @@ class Handler:
 
     def __del__(self):
         if current[0] >= 0:
-            closed_in.append(current[0])
+            deleted.append([current[0], inside_release()])
             routers[current[0]].close()
 
 a = linkrouter.Router()
 a.route("app://h")(Handler())
 assert a.open("app://h") == 1
-a.remove("app://h")  # the snapshot this thread cached still holds the handler
+a.remove("app://h")  # the table this thread cached still holds the handler
+got = []
 for k in range(len(routers)):
     current[0] = k
     try:
-        m = routers[k].resolve(url)
-        got = [m.target, sorted(m.params)]
+        if call == "resolve":
+            got.append(routers[k].resolve(url).target)
+        else:
+            got.append(routers[k].open(url))
     except ValueError as e:
-        got = "ValueError: %s" % e
-    if closed_in:
+        got.append("ValueError: %s" % e)
+    except linkrouter.NotFoundError:
+        got.append("U%d has no handler" % k)
+    if deleted:
         break
 current[0] = -1
-print(json.dumps([closed_in, got, routers[closed_in[0]].closed if closed_in else None]))
+print(json.dumps([deleted, got]))
 """
 
-CLOSED = "ValueError: the router is closed"
-# case, warm: what the resolve gives on the C path, on the ctypes path (whose one call had completed)
+LONG_URL = "app://u/" + "x" * 3000  # more scratch than the C path's stack memory: heap memory sized ahead
+MANY_PARAMS = "app://u/42?" + "&".join("q%d=%d" % (i, i) for i in range(40))  # more than its 32 stack params
+# call, url, warm. The old code crashed (SIGSEGV) in resolve of LONG_URL on the C path, and in "open bare" (both
+# paths: open is ctypes); in the other cases it ran the __del__ inside the release callback.
 RELEASE_CASES = [
-    ("first lookup of the route", "cold", CLOSED, ["U", ["id", "z"]]),
-    ("route cached", "warm", ["U", ["id", "z"]], ["U", ["id", "z"]]),
+    ("resolve", "app://u/42?z=1", "cold"),  # the first lookup of the route (the C path then calls twice)
+    ("resolve", "app://u/42?z=1", "warm"),  # route cached
+    ("resolve", LONG_URL, "warm"),  # result too big for the stack (its scratch on the heap): C path crashed
+    ("resolve", LONG_URL, "cold"),
+    ("resolve", MANY_PARAMS, "warm"),  # result too big for the stack's params: a second call with heap memory
+    ("open", "app://u/42?z=1", "warm"),
+    ("open", LONG_URL, "warm"),
+    ("open bare", "app://u/42?z=1", "cold"),  # NotFoundError after the lookup: crashed (SIGSEGV or abort)
+    ("open bare", "app://u/42?z=1", "warm"),
 ]
 
 
-@pytest.mark.parametrize("case, warm, c_path, ctypes_path", RELEASE_CASES, ids=[c[0] for c in RELEASE_CASES])
-def test_a_destructor_run_inside_resolve_closes_the_router(case, warm, c_path, ctypes_path):
-    p = run_python(RELEASE_IN_RESOLVE_CHILD, warm)
+@pytest.mark.parametrize("path", ["Router", "ctypes_router"])
+@pytest.mark.parametrize("call, url, warm", RELEASE_CASES,
+                         ids=["%s-%s-%s" % (c[0].replace(" ", "-"), "long" if c[1] == LONG_URL else "params" if c[1] == MANY_PARAMS
+                                            else "short", c[2]) for c in RELEASE_CASES])
+def test_a_handler_let_go_inside_a_lookup_is_dropped_after_it(path, call, url, warm):
+    p = run_python(RELEASE_IN_LOOKUP_CHILD, path, call, url, warm)
     assert p.returncode == 0, p.stderr[-3000:]
-    closed_in, got, closed = json.loads(p.stdout)
-    assert len(closed_in) == 1 and closed is True  # the __del__ ran inside one resolve, and closed its router
-    expected = c_path if linkrouter.binding == "c-extension" else ctypes_path
-    if isinstance(expected, list):
-        expected = [expected[0] + str(closed_in[0]), expected[1]]
-    assert got == expected
+    deleted, got = json.loads(p.stdout)
+    assert len(deleted) == 1
+    k, inside = deleted[0]
+    assert inside is False  # not run by the release callback, inside the library's call
+    assert k >= 1  # let go inside an earlier lookup, dropped at the entry of the next call ...
+    assert got[k] == "ValueError: the router is closed"  # ... before it read the handle: that router is closed
+    answer = "U%d has no handler" if call == "open bare" else "U%d"
+    assert got[:k] == [answer % i for i in range(k)]  # every lookup before it answered
+
+
+def _inside_release_callback() -> bool:
+    """Whether the caller runs inside the library's release callback (_dispatch._on_release), i.e. inside a call of
+    the library."""
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_name != "_on_release":
+        f = f.f_back
+    return f is not None
+
+
+class _Released:
+    """A handler, guard, unmatched handler or log sink that records, as it is freed, whether that happened inside
+    the release callback and whether a handler of the test was running."""
+
+    def __init__(self, log, value=True):
+        self.log = log
+        self.value = value
+        self.busy = [False]
+
+    def __call__(self, *args):
+        return self.value
+
+    def __del__(self):
+        self.log.append({"inside release": _inside_release_callback(), "in a handler": self.busy[0],
+                         "thread": threading.current_thread().name})
+
+
+def _let_go_by_remove(r, probe):
+    r.route("app://h")(probe)
+    assert r.open("app://h") is True
+    r.remove("app://h")
+
+
+def _let_go_by_close(r, probe):
+    r.route("app://h")(probe)
+    assert r.open("app://h") is True
+    r.close()
+
+
+def _let_go_by_target(r, probe):
+    r.add("app://t", "T")
+    r.target("T")(probe)
+    assert r.open("app://t") is True
+    r.target("T")(lambda m: 2)
+
+
+def _let_go_by_unmatched(r, probe):
+    r.unmatched(probe)
+    assert r.open("app://nothing") is True
+    r.unmatched(None)
+
+
+def _let_go_by_guard(r, probe):
+    r.add_guard("g", probe, True)
+    r.route("app://h")(lambda m: 1)
+    assert r.open("app://h") == 1
+    r.add_guard("g", lambda m: True, True)
+
+
+def _let_go_by_log(r, probe):
+    r.set_log(probe, linkrouter.LogLevel.DEBUG)
+    r.route("app://h")(lambda m: 1)
+    assert r.open("app://h") == 1
+    r.set_log(None)
+
+
+def _let_go_on_another_thread(r, probe):
+    r.route("app://h")(probe)
+    t = threading.Thread(target=lambda: r.open("app://h"), name="opener")  # the thread caches the table
+    t.start()
+    t.join()
+    r.remove("app://h")
+
+
+LET_GO = [_let_go_by_remove, _let_go_by_close, _let_go_by_target, _let_go_by_unmatched, _let_go_by_guard,
+          _let_go_by_log, _let_go_on_another_thread]
+
+
+@pytest.mark.parametrize("let_go", LET_GO, ids=[f.__name__[len("_let_go_"):] for f in LET_GO])
+def test_a_released_callable_is_never_freed_inside_a_library_call(let_go):
+    """Whatever lets a registered callable go, it is freed outside the library's calls: by close() itself, else at
+    the entry of a later call (after the lookup whose per-thread table cache let go of the old table, or once the
+    other thread that cached it has ended: the release then runs on that thread). It used to be freed in the
+    release callback, inside the library's call."""
+    log = []
+    r = linkrouter.Router()
+    r.add("app://x", "X")
+    let_go(r, _Released(log))
+    deadline = time.monotonic() + 10
+    while not log and not r.closed and time.monotonic() < deadline:
+        r.resolve("app://x")
+        time.sleep(0.001)
+    assert [e["inside release"] for e in log] == [False]
+    assert log[0]["thread"] == threading.current_thread().name
+    assert not _dispatch.RELEASED
+    r.close()
+
+
+def test_a_callable_let_go_while_a_handler_runs_is_freed_after_the_open():
+    """A call into the binding from a handler (inside lr_router_open) does not free what the library let go: that
+    would run its finalizers inside the open. The next call outside every library call does."""
+    log = []
+    r = linkrouter.Router()
+    probe = _Released(log)
+    r.route("app://h")(probe)
+    freed_in_handler = []
+
+    @r.route("app://n")
+    def nested(m):
+        probe_busy[0] = True
+        try:
+            r.resolve("app://h")  # a call into the library from inside another: no drain here
+            freed_in_handler.append(list(log))
+            return "n"
+        finally:
+            probe_busy[0] = False
+
+    probe_busy = probe.busy
+    assert r.open("app://h") is True
+    r.remove("app://h")
+    del probe
+    assert r.open("app://n") == "n"  # its lookup lets go of the old table, with the handler, before `nested` runs
+    assert freed_in_handler == [[]] and log == []  # let go, not freed while the handler ran ...
+    assert len(_dispatch.RELEASED) == 1  # ... but kept
+    len(r)  # a call at depth 0
+    assert log == [{"inside release": False, "in a handler": False, "thread": threading.current_thread().name}]
+    assert not _dispatch.RELEASED
+    r.close()
+
+
+def test_a_refused_reply_keeps_its_message_when_a_finalizer_calls_the_library():
+    """Reply.send drops what the library let go after its call: a finalizer run there may call the library and set
+    this thread's last error, so the refusal's message is read first (it once read the finalizer's)."""
+    kept = []
+
+    class Handler:
+        def __call__(self, m, reply):
+            reply.send(1)
+            kept.append(reply)
+
+        def __del__(self):
+            try:
+                linkrouter.Router().add("app://a//b", "x")  # refused: this thread's last error is a PatternError's
+            except linkrouter.PatternError:
+                pass
+
+    r = linkrouter.Router()
+    r.add("app://x", "X")
+    r.route("app://cb", callback=True)(Handler())
+    assert r.open("app://cb") == 1
+    r.remove("app://cb")
+    r.resolve("app://x")  # lets go of the table this thread cached, which held the handler: released, kept
+    assert len(_dispatch.RELEASED) == 1
+    with pytest.raises(linkrouter.ReplyError, match="was completed before"):
+        kept[0].send(2)
+    assert not _dispatch.RELEASED
+    r.close()
