@@ -209,5 +209,13 @@ final class InsertRemoveTests: XCTestCase {
             }
         }
         XCTAssertEqual(r.count, 0)
+        // Only the segment limit means "no route can have it": another limit the parse enforces stays a limit
+        // (found by the review of the change: 65,536 parameters came back as .notFound, "more segments").
+        try r.updateLimits { $0.maxSegments = 1 << 20 }
+        let manyParams = "app://h/" + (0...65_535).map { ":p\($0)" }.joined(separator: "/")
+        XCTAssertThrowsError(try r.remove(manyParams)) {
+            XCTAssertEqual(($0 as? RouterError)?.code, .limit)
+            XCTAssertFalse(($0 as? RouterError)?.message.contains("more segments than any route") ?? true)
+        }
     }
 }

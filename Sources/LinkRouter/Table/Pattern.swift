@@ -43,6 +43,10 @@ package struct Pattern: Sendable {
     /// A stored route's pattern, parsed again (compaction, removal, explain, lint). It parsed when the route was
     /// added, and the segment limit, the one limit parsing checks, may have been lowered since: so it is lifted.
     /// nil only for text that never was a pattern.
+    /// How the error for a pattern with too many segments ends, so that `Router.remove` can tell it from the
+    /// other limits a parse enforces.
+    package static let segmentLimitNote = "(limit maxSegments)"
+
     package static func parseStored(_ text: String) -> Pattern? {
         var unlimited = Limits()
         unlimited.maxSegments = Int.max
@@ -105,7 +109,7 @@ package struct Pattern: Sendable {
                 throw fail(start, "'*' must be the last segment")
             }
             guard segments.count < limits.maxSegments else {
-                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
+                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments \(Pattern.segmentLimitNote)",
                                   offset: original(start))
             }
             let head = bytes[start]

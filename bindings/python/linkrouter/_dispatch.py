@@ -310,9 +310,27 @@ def free_router(handle: Any, opens: OpenSet) -> None:
     address = handle.value
     handle.value = None
     opens.closed = True  # (before reading resumes and the parked marks: see the module's docstring)
-    lib.lr_router_free(address)
+    if _depth.n:
+        # Inside one of the library's callbacks on this thread (a finalizer the garbage collector ran there, say):
+        # a lookup on this very router may be under way, and the header forbids freeing a router there. Freed at
+        # the next drain, outside the library's calls; the handle is closed already.
+        RELEASED.append(_DeferredFree(address))
+    else:
+        lib.lr_router_free(address)
     if not opens.resumes:
         _drop_parked(opens)
+
+
+class _DeferredFree:
+    """A router closed inside a library callback (see free_router): freed when :data:`RELEASED` drops it."""
+
+    __slots__ = ("address",)
+
+    def __init__(self, address: Optional[int]) -> None:
+        self.address = address
+
+    def __del__(self) -> None:
+        lib.lr_router_free(self.address)
 
 
 def _drop_parked(opens: OpenSet) -> None:
@@ -681,7 +699,7 @@ def _on_release(user_data: Optional[int]) -> None:
 #:
 #: Bounded: it holds only what the library let go since the last drain, never more than the program registered. A
 #: program that makes no more calls into the binding keeps those objects until it exits (the atexit hook drains).
-RELEASED: List[_Callback] = []
+RELEASED: List[Any] = []  # _Callback objects, and _DeferredFree
 
 
 class _Depth(threading.local):
@@ -777,7 +795,13 @@ class _Exit:
         in progress to return; then drops what the library let go. Costs nothing unless an open is in flight or
         timed out in the last RECENT seconds."""
         try:
-            for reply in list(self.replies):
+            while True:  # a WeakSet may change size under list() (a daemon thread making a Reply): try again
+                try:
+                    replies = list(self.replies)
+                    break
+                except RuntimeError:
+                    continue
+            for reply in replies:
                 if not reply.done:
                     reply._settle(error=HandlerError("the handler had not replied when the interpreter exited",
                                                      LR_EHANDLER))

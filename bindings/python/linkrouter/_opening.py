@@ -107,10 +107,11 @@ class Opening:
             _dispatch.release(token)  # a failed registration keeps nothing and releases nothing
             raise
         if rc < 0:
-            _dispatch.release(token)
             # One route added by itself: its error is its own, without the "route 0: " by which
-            # lr_router_add_routes names the refused route of any batch, one of one too.
-            message = _native.last_error()
+            # lr_router_add_routes names the refused route of any batch, one of one too. Read before the release,
+            # whose finalizers may call the library.
+            message = str(_native.error(rc))
+            _dispatch.release(token)
             raise error_for_code(rc, message[len(_BATCH_OF_ONE):] if message.startswith(_BATCH_OF_ONE) else message)
 
     def target(self, target: str, callback: bool = False) -> Callable[[F], F]:

@@ -67,6 +67,7 @@ static __typeof__(lr_router_resolve_packed) *lib_resolve_packed;
 /* Set once by bind(), under the GIL; read-only afterwards. */
 static const char CATCH_ALL[] = "*://*";
 static lr_router *url_parser;         /* the one route CATCH_ALL: the parts of any URL */
+static lr_router *const *const url_parser_handle = &url_parser;  /* as a RouterCore's handle, for resolve_packed */
 static PyObject *raise_error;         /* _native.error(code) -> the exception for a negative status */
 static PyObject *nested_params;       /* _params.nested(path_params, query, max_depth) */
 static PyObject *url_bytes;           /* _router._url_bytes(url): any other URL object as bytes, or raises */
@@ -197,15 +198,16 @@ static lr_router *open_router(lr_router *const *handle) {
 /* lr_router_resolve_packed of url into an exact-size bytes object: the stack first, then heap memory of the size
    the library asks for (again, if a change of table makes the result grow meanwhile). None when no route
    matches; NULL with an exception set on an error (ValueError when the router is closed, before or between the
-   calls). */
-static PyObject *resolve_packed(lr_router *const *handle, const char *url, size_t len) {
+   calls). `where` is where the handle pointer lives (&self->handle), read again before each call: close() run
+   inside a call (a release's finalizer) points self->handle elsewhere and may free the buffer it pointed into. */
+static PyObject *resolve_packed(lr_router *const *const *where, const char *url, size_t len) {
     char stack[STACK_PACKED];
     char *buf = stack, *heap = NULL;
     size_t cap = sizeof stack;
     int rc;
     for (;;) {
         size_t needed = 0;
-        lr_router *r = open_router(handle);
+        lr_router *r = open_router(*where);
         if (!r) {
             PyMem_Free(heap);
             return NULL;
@@ -587,7 +589,7 @@ static int match_parts(MatchObject *m, Packed *pk) {
     if (!m->parts) {
         Py_ssize_t len;
         const char *text = routed_text(m, &len);
-        PyObject *parts = text ? resolve_packed(&url_parser, text, (size_t)len) : NULL;
+        PyObject *parts = text ? resolve_packed(&url_parser_handle, text, (size_t)len) : NULL;
         if (!parts)
             return -1;
         if (parts == Py_None) {
@@ -1276,7 +1278,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     /* A route seen for the first time: its name and metadata are only in the packed result, which is then the
        answer (so a change of table between the two calls cannot mix two states). Python code may have run inside
        lr_router_resolve_into and closed the router: resolve_packed reads it again, and raises ValueError then. */
-    PyObject *data = resolve_packed(self->handle, text, (size_t)len);
+    PyObject *data = resolve_packed(&self->handle, text, (size_t)len);
     if (data && data != Py_None) {
         result = match_from_packed(self, data, url, extra);
         Py_DECREF(data);

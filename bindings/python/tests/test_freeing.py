@@ -369,3 +369,27 @@ def test_a_refused_reply_keeps_its_message_when_a_finalizer_calls_the_library():
         kept[0].send(2)
     assert not _dispatch.RELEASED
     r.close()
+
+
+def test_a_router_closed_inside_a_callback_is_freed_after_it():
+    """close() run inside one of the library's callbacks (here a handler; a finalizer the garbage collector runs in
+    a release callback is the same case) closes the handle at once but frees the router only at the next call
+    outside every library call: the callback may run inside a lookup on that very router (found by the review of
+    this session's change). Its handlers are released by that free, so they show when it happened."""
+    log = []
+    other = linkrouter.Router()
+    other.route("app://o")(_Released(log))
+    r = linkrouter.Router()
+
+    @r.route("app://n")
+    def closes_other(m):
+        other.close()
+        return (other.closed, len(log), [type(x).__name__ for x in _dispatch.RELEASED])
+
+    # Closed, not freed: the library has not let go of its handler (a free would have put a _Callback there).
+    assert r.open("app://n") == (True, 0, ["_DeferredFree"])
+    with pytest.raises(ValueError, match="closed"):
+        other.resolve("app://o")  # a call at depth 0: drains first, then finds the handle closed
+    assert [e["inside release"] for e in log] == [False] and not _dispatch.RELEASED
+    other.close()  # closing twice is fine
+    r.close()
