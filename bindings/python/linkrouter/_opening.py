@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, TypeVar, Un
 from . import _dispatch, _native
 from ._convert import text
 from ._dispatch import LogLevel, OpenRequest
-from ._errors import InvalidURLError, error_for_code
+from ._errors import PATTERN, InvalidURLError, error_for_code, located
 from ._native import LR_GUARD_GLOBAL, check, lib
 
 _BATCH_OF_ONE = "route 0: "
@@ -112,7 +112,8 @@ class Opening:
             # whose finalizers may call the library.
             message = str(_native.error(rc))
             _dispatch.release(token)
-            raise error_for_code(rc, message[len(_BATCH_OF_ONE):] if message.startswith(_BATCH_OF_ONE) else message)
+            error = error_for_code(rc, message[len(_BATCH_OF_ONE):] if message.startswith(_BATCH_OF_ONE) else message)
+            raise located(error, (PATTERN, pattern))
 
     def target(self, target: str, callback: bool = False) -> Callable[[F], F]:
         """Decorator: the handler of every route whose target is ``target`` and that has no handler of its own

@@ -196,3 +196,23 @@ def test_last_error_is_per_thread(router):
     t.join()
     assert seen == [""]
     assert "at byte 8" in _native.last_error()
+
+
+OFFSET_ROWS = [
+    # (what, the call, the offset the library wrote): the quoted input or the reason may hold "at byte N" (found by a
+    # review of this session's change: the first "at byte N" anywhere in the message was taken, 99 for the first row)
+    ("add", lambda r: r.add("app://at byte 99/a//b", "t"), 19),
+    ("add_route", lambda r: r.add_route("app://at byte 1/a//b", "t", requires=["g"]), 18),
+    ("add_many", lambda r: r.add_many([("app://ok", "t"), ("app://x' at byte 5: y/a//b", "t")]), 24),
+    ("add_rewrite regex", lambda r: r.add_rewrite("at byte 7(", "x://"), 10),
+    ("add_rewrites regex", lambda r: r.add_rewrites([("at byte 3(", "x")]), 10),
+    ("add_rewrite template", lambda r: r.add_rewrite("^a", "x/${at byte 2"), 2),
+    ("a long pattern, quoted in part", lambda r: r.add("app://" + "\u00e9" * 60 + "//y", "t"), 127),
+]
+
+
+@pytest.mark.parametrize("what,call,offset", OFFSET_ROWS, ids=[row[0] for row in OFFSET_ROWS])
+def test_an_offset_is_the_one_the_library_wrote(what, call, offset):
+    with pytest.raises(linkrouter.LinkRouterError) as caught:
+        call(linkrouter.Router())
+    assert caught.value.offset == offset, caught.value.message
