@@ -20,20 +20,16 @@ struct ExplainWalker {
     func explain(_ url: String, extra: [Match.Param]) -> Explanation {
         var rules: [Explanation.Rule] = []
         var routed = url
-        if url.utf8.count > state.limits.maxURLLength {
-            // Refused before anything is tried, and quoted rather than echoed (twice, escaped): the URL may be as
-            // long as the caller likes (SEMANTICS §6).
-            let error = RouterError(.limit, "URL of \(url.utf8.count) bytes is longer than maxURLLength (\(state.limits.maxURLLength))")
-            return Explanation(url: excerpt(url), result: .error, error: error, rules: [], routed: excerpt(url), sequence: [],
-                               candidates: [], candidatesOmitted: 0, otherSchemeRoutes: 0, route: nil, params: [])
-        }
         do throws(RouterError) {
             try url.withSpan { span throws(RouterError) in try state.validate(span) }
             routed = try rewrite(url, &rules)
             return try match(url, routed: routed, rules: rules, extra: extra)
         } catch {
-            return Explanation(url: url, result: .error, error: error, rules: rules, routed: routed, sequence: [],
-                               candidates: [], candidatesOmitted: 0, otherSchemeRoutes: 0, route: nil, params: [])
+            // A URL over maxURLLength (refused by `validate`, before anything is tried) is quoted rather than echoed
+            // twice, escaped: it may be as long as the caller likes (SEMANTICS §6).
+            let quoted = url.utf8.count > state.limits.maxURLLength ? excerpt(url) : nil
+            return Explanation(url: quoted ?? url, result: .error, error: error, rules: rules, routed: quoted ?? routed,
+                               sequence: [], candidates: [], candidatesOmitted: 0, otherSchemeRoutes: 0, route: nil, params: [])
         }
     }
 
