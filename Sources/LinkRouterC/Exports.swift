@@ -20,5 +20,8 @@ public func lr_errstr(_ code: Int32) -> UnsafePointer<CChar> {
 @c(lr_last_error)
 public func lr_last_error() -> UnsafePointer<CChar> { ThreadState.lastError }
 
+@c(lr_last_error_offset)
+public func lr_last_error_offset() -> Int64 { Int64(ThreadState.lastErrorOffset) }
+
 @c(lr_string_free)
 public func lr_string_free(_ s: UnsafeMutablePointer<CChar>?) { free(s) }

@@ -21,7 +21,7 @@ func guarded(_ body: () throws(RouterError) -> Int32) -> Int32 {
     do {
         return try body()
     } catch {
-        ThreadState.with { $0.setError(error.message) }
+        ThreadState.with { $0.setError(error.message, offset: error.offset) }
         return error.code.rawValue
     }
 }

@@ -789,6 +789,84 @@ static void test_bulk(void)
 }
 
 /* ------------------------------------------------------------------------------------------------------------
+ * lr_last_error_offset: the offset the error is about, set with the message by every failing call
+ * ------------------------------------------------------------------------------------------------------------ */
+
+enum { ADD, ADD_MANY, REMOVE, REWRITE, REWRITES, LOAD_JSON, RESOLVE_NULL };
+
+static void test_error_offsets(void)
+{
+    lr_router *r = new_router();
+    static const struct {
+        int call;
+        const char *text, *text2; /* the input (a pattern, regex or JSON), and a rewrite's target */
+        int expect;
+        long long offset;         /* what lr_last_error_offset gives */
+        const char *said;         /* the message's own words for it: "' at byte N: " (NULL: none) */
+    } rows[] = {
+        {ADD, "app://a//b", NULL, LR_EPATTERN, 8, "'app://a//b' at byte 8: "},
+        {ADD, "", NULL, LR_EPATTERN, 0, "'' at byte 0: "},
+        {ADD, "app://at byte 99/a//b", NULL, LR_EPATTERN, 19, "' at byte 19: "}, /* the quote's own words are not it */
+        {ADD, "app://fine/:id", NULL, LR_OK, -1, NULL},
+        {ADD, "app://fine/:other", NULL, LR_ECONFLICT, -1, NULL}, /* no offset: the message names the route */
+        {ADD, "app://\xc0\xaf", NULL, LR_EINVAL, -1, NULL},
+        {ADD, "app://user/:uid", NULL, LR_ECONFLICT, -1, NULL},
+        {ADD_MANY, "bulk://a//b", NULL, LR_EPATTERN, 9, "route 1: malformed pattern 'bulk://a//b' at byte 9: "},
+        {REMOVE, "app://:a-b", NULL, LR_EPATTERN, 8, "' at byte 8: "},
+        {REMOVE, "app://nothing/here", NULL, LR_ENOTFOUND, -1, NULL},
+        {REWRITE, "(unclosed", "app://x", LR_EREGEX, 9, "'(unclosed' at byte 9: "},
+        {REWRITE, "^a(b)", "x$", LR_EPATTERN, 1, "'x$' at byte 1: "},
+        {REWRITES, "^c(d)", "app://$2", LR_EPATTERN, 6, "rewrite rule 1: malformed rewrite target 'app://$2' at byte 6: "},
+        {LOAD_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, "JSON syntax error at byte 12 "},
+        {RESOLVE_NULL, NULL, NULL, LR_EMISUSE, -1, NULL},
+    };
+    EXPECT_INT(lr_router_add(r, "app://x//y", "T"), LR_EPATTERN); /* a failure with an offset before each row */
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *text = rows[i].text;
+        int rc = LR_OK;
+        size_t failed = 99;
+        long long before = (long long)lr_last_error_offset();
+        switch (rows[i].call) {
+        case ADD: rc = lr_router_add(r, text, "T"); break;
+        case ADD_MANY: {
+            const char *patterns[] = {"bulk://ok", text}, *targets[] = {"T", "T"};
+            rc = lr_router_add_many(r, patterns, targets, 2, &failed);
+            EXPECT_INT(failed, 1);
+            break;
+        }
+        case REMOVE: rc = lr_router_remove(r, text); break;
+        case REWRITE: rc = lr_router_add_rewrite(r, text, rows[i].text2); break;
+        case REWRITES: {
+            const char *matches[] = {"^b://", text}, *targets[] = {"app://b", rows[i].text2};
+            rc = lr_router_add_rewrites(r, matches, targets, 2, &failed);
+            EXPECT_INT(failed, 1);
+            break;
+        }
+        case LOAD_JSON: rc = lr_router_load_json(r, text, strlen(text), 0); break;
+        case RESOLVE_NULL: rc = lr_router_resolve(r, "app://x", NULL); break;
+        }
+        if (rc != rows[i].expect) {
+            fprintf(stderr, "test_badinput.c:%d: row %zu ('%s') = %d, expected %d (%s)\n", __LINE__, i, text ? text : "",
+                    rc, rows[i].expect, lr_last_error());
+            failures++;
+        }
+        /* A success leaves the last failure's offset (8, from the add before the loop or a row before). */
+        long long expected = rc == LR_OK ? before : rows[i].offset;
+        if ((long long)lr_last_error_offset() != expected) {
+            fprintf(stderr, "test_badinput.c:%d: row %zu ('%s'): offset %lld, expected %lld (%s)\n", __LINE__, i,
+                    text ? text : "", (long long)lr_last_error_offset(), expected, lr_last_error());
+            failures++;
+        }
+        if (rows[i].said && !strstr(lr_last_error(), rows[i].said)) {
+            fprintf(stderr, "test_badinput.c:%d: row %zu: the message lacks \"%s\": %s\n", __LINE__, i, rows[i].said,
+                    lr_last_error());
+            failures++;
+        }
+    }
+    lr_router_free(r);
+}
+
+/* ------------------------------------------------------------------------------------------------------------
  * Limits: the defaults hold at their boundaries, and setting each takes effect.
  * ------------------------------------------------------------------------------------------------------------ */
 
@@ -1306,6 +1384,7 @@ int main(void)
     test_rewrite_errors();
     test_catastrophic_regexes();
     test_bulk();
+    test_error_offsets();
     test_limits();
     test_arguments();
     test_guard_pages();

@@ -117,6 +117,9 @@ final class TableFileTests: XCTestCase {
                     XCTAssertEqual(problem.code, code, "\(json): \(problem)")
                 }
                 XCTAssertEqual(error.message, error.problems.map(\.description).joined(separator: "\n"))
+                // An offset only for a syntax error: the byte the document could not be read past.
+                let syntax = expected.first.map { $0.1.hasPrefix("JSON syntax error at byte ") } ?? false
+                XCTAssertEqual(error.offset, syntax ? Int(expected[0].1.dropFirst(26).prefix { $0.isNumber }) : nil, json)
                 XCTAssertEqual(router.check(json: json).problems, error.problems, "check finds what load finds")
             }
             XCTAssertEqual(router.count, 0)

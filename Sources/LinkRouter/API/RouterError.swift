@@ -67,7 +67,8 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public let code: Code
     public let message: String
-    /// The byte offset in the pattern, template or regex that the error is about, when there is one.
+    /// The byte offset in the pattern, template or regex that the error is about, or in a table's JSON at a
+    /// syntax error, when there is one (`lr_last_error_offset`).
     public let offset: Int?
     /// Which item of a bulk call (routes or rewrite rules added at once) was refused.
     public let index: Int?

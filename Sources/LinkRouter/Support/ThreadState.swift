@@ -36,6 +36,8 @@ package final class ThreadState {
     private var pinned = 0
     private var error: UnsafeMutablePointer<CChar>
     private var errorCapacity = 256
+    /// The byte offset the last error is about, in the pattern, template, regex or table text it quotes; -1: none.
+    private var errorOffset = -1
     /// The thread's PCRE2 matching memory (a `RegexScratch`, which Regex.swift makes and uses).
     @exclusivity(unchecked) var regexScratch: AnyObject?
     /// The last C match this thread freed, kept for its next one: a resolve and free in a loop then costs no
@@ -207,9 +209,18 @@ package final class ThreadState {
         return with { UnsafePointer($0.error) }
     }
 
+    /// The byte offset this thread's last error is about (`RouterError.offset`), -1 when it has none; it goes
+    /// with `lastError`.
+    package static var lastErrorOffset: Int {
+        guard key != nil else { return -1 }
+        return with { $0.errorOffset }
+    }
+
     private static let noThreadStorage: StaticString = "error details unavailable: no thread-specific key left"
 
-    package func setError(_ message: String) {
+    /// Records this thread's last error: its message and, when it has one, the offset it is about.
+    package func setError(_ message: String, offset: Int? = nil) {
+        errorOffset = offset ?? -1
         let bytes = message.utf8
         if bytes.count + 1 > errorCapacity {
             error.deallocate()

@@ -35,6 +35,8 @@ struct TableDocument {
     private(set) var routes: [Route] = []
     private(set) var rewrites: [Rewrite] = []
     private(set) var problems = ProblemList()
+    /// Where the JSON's syntax error is (then the document's only problem), for `RouterError.offset`.
+    private(set) var syntaxErrorOffset: Int?
 
     init(json bytes: ByteSpan) {
         guard bytes.count <= TableDocument.maxBytes else {
@@ -46,6 +48,7 @@ struct TableDocument {
             root = try JSONValue.parse(bytes, maxDepth: TableDocument.maxDepth)
         } catch {
             problem("", .table, error.message)
+            syntaxErrorOffset = error.offset
             return
         }
         guard let members = object(root, "", allowed: TableDocument.rootKeys) else { return }

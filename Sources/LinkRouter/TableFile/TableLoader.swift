@@ -83,7 +83,7 @@ enum TableLoader {
             }
         }
 
-        guard problems.isEmpty else { throw TableProblem.error(problems) }
+        guard problems.isEmpty else { throw TableProblem.error(problems, offset: document.syntaxErrorOffset) }
         let rewrites = try (mode == .replace ? RewriteRules.empty : state.rewrites).adding(rules, limits: state.limits)
         // Replacing the routes drops the old routes' own handlers; target handlers and guards stay, so the new
         // table's routes find their code by target.

@@ -42,14 +42,15 @@ public struct TableProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The `.table` error for `problems`: the message lists them one per line, in file order. At most
-    /// `TableProblem.listed` are kept; a last line says how many more there were.
-    static func error(_ problems: ProblemList) -> RouterError {
+    /// `TableProblem.listed` are kept; a last line says how many more there were. `offset`: a JSON syntax
+    /// error's, the byte the document could not be read past.
+    static func error(_ problems: ProblemList, offset: Int? = nil) -> RouterError {
         var kept = problems.ordered
         if problems.count > listed {
             kept.append(TableProblem(pointer: "", code: .table,
                                      reason: "... and \(problems.count - listed) more problems (only the first \(listed) are listed)"))
         }
-        return RouterError(.table, kept.map(\.description).joined(separator: "\n"), problems: kept)
+        return RouterError(.table, kept.map(\.description).joined(separator: "\n"), offset: offset, problems: kept)
     }
 
     /// Most problems one error lists: enough for any real file, bounded for a hostile one.
