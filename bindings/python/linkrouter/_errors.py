@@ -5,7 +5,6 @@ import builtins
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Type
 
-_OFFSET = re.compile(r"\bat byte (\d+)")
 _INDEX = re.compile(r"^(?:route|rewrite rule) (\d+):")
 
 
@@ -13,72 +12,27 @@ class LinkRouterError(Exception):
     """Base of every error the library reports.
 
     ``code`` is the C status (a negative ``LR_E*`` value), ``message`` the library's text (``lr_last_error()``).
-    ``offset`` is the byte offset the message names ("at byte 8") for pattern, template and regex errors, else
-    None. ``index`` is the position of the refused item for ``add_many`` and ``add_rewrites``, else None.
+    ``offset`` is the byte offset the error is about (``lr_last_error_offset()``): in the pattern, template or
+    regex (in a bulk call, in the refused item), or in a table's JSON at a syntax error; else None. ``index`` is
+    the position of the refused item for ``add_many`` and ``add_rewrites``, else None.
     """
 
     code: int = 0
 
-    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None) -> None:
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
+                 offset: Optional[int] = None) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
         self.message = message
-        match = _OFFSET.search(message)
-        self.offset: Optional[int] = int(match.group(1)) if match else None
+        self.offset: Optional[int] = offset
         if index is None:
             found = _INDEX.match(message)
             index = int(found.group(1)) if found else None
         self.index: Optional[int] = index
 
-    def __reduce__(self) -> Any:  # keeps code and index through pickling (multiprocessing)
-        return (type(self), (self.message, self.code, self.index))
-
-
-def excerpt(text: str, limit: int = 100) -> str:
-    """``text`` as the library's messages quote it (``excerpt`` in the core): whole up to ``limit`` bytes of UTF-8,
-    else its first whole characters within them, then "... (<size> bytes)"."""
-    data = text.encode("utf-8", "surrogatepass")
-    if len(data) <= limit:
-        return text
-    used, out = 0, []
-    for ch in text:
-        size = len(ch.encode("utf-8", "surrogatepass"))
-        if used + size > limit:
-            break
-        out.append(ch)
-        used += size
-    return "".join(out) + "... (%d bytes)" % len(data)
-
-
-#: What the library writes before the quote of each input it quotes in an error with an offset.
-PATTERN, REGEX, TEMPLATE = "malformed pattern", "invalid rewrite regex", "malformed rewrite target"
-
-
-def located(error: "LinkRouterError", *inputs: Tuple[str, Any]) -> "LinkRouterError":
-    """Sets ``offset`` of a pattern, template or regex error to the offset the library wrote, which is read right
-    after the quote of one of ``inputs`` ((what the library writes before it, the input) pairs that the call
-    passed). The message is "[route N: | rewrite rule N: ]<kind> '<input or its excerpt>' at byte <offset>:
-    <reason>", and both the input and the reason may hold "at byte 7" (found by a review: the first "at byte N"
-    anywhere was taken, 99 for "app://at byte 99/a//b" where the library said 19). Returns ``error``."""
-    message = error.message
-    found = _INDEX.match(message)
-    if found:
-        message = message[found.end():].lstrip(" ")
-    for kind, given in inputs:
-        if isinstance(given, (bytes, bytearray, memoryview)):
-            text = bytes(given).decode("utf-8", "replace")
-        elif isinstance(given, str):
-            text = given
-        else:
-            continue
-        head = "%s '%s' at byte " % (kind, excerpt(text))
-        if message.startswith(head):
-            digits = re.match(r"(\d+): ", message[len(head):])
-            if digits:
-                error.offset = int(digits.group(1))
-                break
-    return error
+    def __reduce__(self) -> Any:  # keeps code, index and offset through pickling (multiprocessing)
+        return (type(self), (self.message, self.code, self.index, self.offset))
 
 
 class MisuseError(LinkRouterError, ValueError):
@@ -141,13 +95,12 @@ class TableError(LinkRouterError):
     code = -8
 
     def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
-                 problems: Optional[List[TableProblem]] = None) -> None:
-        super().__init__(message, code, index)
-        self.offset = None  # the problems carry their own offsets, in their reasons
+                 offset: Optional[int] = None, problems: Optional[List[TableProblem]] = None) -> None:
+        super().__init__(message, code, index, offset)  # offset: a JSON syntax error's (the problems locate the rest)
         self.problems: List[TableProblem] = list(problems) if problems is not None else _problems_of(message)
 
     def __reduce__(self) -> Any:
-        return (type(self), (self.message, self.code, self.index, self.problems))
+        return (type(self), (self.message, self.code, self.index, self.offset, self.problems))
 
 
 def _problems_of(message: str) -> List[TableProblem]:
@@ -168,8 +121,9 @@ class LinkRouterIOError(LinkRouterError, OSError):
 
     code = -9
 
-    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None) -> None:
-        LinkRouterError.__init__(self, message, code, index)
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
+                 offset: Optional[int] = None) -> None:
+        LinkRouterError.__init__(self, message, code, index, offset)
 
 
 class LinkRouterMemoryError(LinkRouterError, MemoryError):
@@ -191,8 +145,9 @@ class TimeoutError(LinkRouterError, builtins.TimeoutError):
 
     code = -12
 
-    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None) -> None:
-        LinkRouterError.__init__(self, message, code, index)
+    def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
+                 offset: Optional[int] = None) -> None:
+        LinkRouterError.__init__(self, message, code, index, offset)
 
 
 class ReplyError(LinkRouterError):
@@ -216,6 +171,7 @@ _BY_CODE: Dict[int, Type[LinkRouterError]] = {
 }
 
 
-def error_for_code(code: int, message: str, index: Optional[int] = None) -> LinkRouterError:
+def error_for_code(code: int, message: str, index: Optional[int] = None,
+                   offset: Optional[int] = None) -> LinkRouterError:
     """The exception for status ``code``; an unknown negative code gives the base class with that code."""
-    return _BY_CODE.get(code, LinkRouterError)(message, code, index)
+    return _BY_CODE.get(code, LinkRouterError)(message, code, index, offset)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_size_t, c_uint32, c_uint64, c_void_p
+from ctypes import CFUNCTYPE, POINTER, Structure, c_char_p, c_int, c_int64, c_size_t, c_uint32, c_uint64, c_void_p
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple
 
 from ._errors import LinkRouterError, error_for_code
@@ -117,6 +117,7 @@ _FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("lr_version_number", c_int, ()),
     ("lr_errstr", c_char_p, (c_int,)),
     ("lr_last_error", c_char_p, ()),
+    ("lr_last_error_offset", c_int64, ()),
     # routers
     ("lr_router_new", c_int, (c_void_pp,)),
     ("lr_router_free", None, (c_void_p,)),
@@ -293,12 +294,14 @@ def last_error() -> str:
 
 
 def error(code: int) -> LinkRouterError:
-    """The exception for a negative status, with lr_last_error()'s message (lr_errstr's when that is empty)."""
+    """The exception for a negative status, with lr_last_error()'s message (lr_errstr's when that is empty) and
+    lr_last_error_offset()'s offset (None for -1), both of the call that just failed on this thread."""
     message = last_error()
+    offset = lib.lr_last_error_offset()
     if not message:
         raw = lib.lr_errstr(code)
         message = raw.decode("utf-8", "replace") if raw else "status %d" % code
-    return error_for_code(code, message)
+    return error_for_code(code, message, None, offset if offset >= 0 else None)
 
 
 def check(code: int) -> int:

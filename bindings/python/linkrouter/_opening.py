@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence, TypeVar, Un
 from . import _dispatch, _native
 from ._convert import text
 from ._dispatch import LogLevel, OpenRequest
-from ._errors import PATTERN, InvalidURLError, error_for_code, located
+from ._errors import InvalidURLError, error_for_code
 from ._native import LR_GUARD_GLOBAL, check, lib
 
 _BATCH_OF_ONE = "route 0: "
@@ -110,10 +110,11 @@ class Opening:
             # One route added by itself: its error is its own, without the "route 0: " by which
             # lr_router_add_routes names the refused route of any batch, one of one too. Read before the release,
             # whose finalizers may call the library.
-            message = str(_native.error(rc))
+            failure = _native.error(rc)
+            message = failure.message
             _dispatch.release(token)
-            error = error_for_code(rc, message[len(_BATCH_OF_ONE):] if message.startswith(_BATCH_OF_ONE) else message)
-            raise located(error, (PATTERN, pattern))
+            raise error_for_code(rc, message[len(_BATCH_OF_ONE):] if message.startswith(_BATCH_OF_ONE) else message,
+                                 None, failure.offset)
 
     def target(self, target: str, callback: bool = False) -> Callable[[F], F]:
         """Decorator: the handler of every route whose target is ``target`` and that has no handler of its own

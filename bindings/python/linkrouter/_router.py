@@ -11,7 +11,7 @@ import weakref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _dispatch, _native
-from ._errors import PATTERN, REGEX, TEMPLATE, InvalidURLError, LinkRouterError, MisuseError, located
+from ._errors import InvalidURLError, LinkRouterError, MisuseError
 from ._convert import c_url as _c_url, text as _text, url_bytes as _url_bytes
 from ._native import LR_ELIMIT, LR_NOMATCH, check, lib
 from ._opening import Opening, meta_from_metadata
@@ -458,14 +458,6 @@ if _speedups is not None:
     _MATCH_TYPES = (_PackedMatch, Match)
 
 
-def _check_quoting(code: int, *inputs: Tuple[str, Any]) -> int:
-    """``check``, with a pattern, template or regex error's ``offset`` read after the quote of one of the call's
-    ``inputs`` (see _errors.located)."""
-    if code < 0:
-        raise located(_native.error(code), *inputs)
-    return code
-
-
 class Router(_ResolveBase, Opening, Tables):
     """A routing table and its rewrite rules (an ``lr_router``).
 
@@ -534,8 +526,7 @@ class Router(_ResolveBase, Opening, Tables):
     def add(self, pattern: str, target: str) -> None:
         """Adds a route. PatternError (malformed; ``offset`` says where), ConflictError (the message names the
         existing route), LimitError (more segments than Limit.SEGMENTS)."""
-        _check_quoting(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")),
-                       (PATTERN, pattern))
+        check(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")))
 
     def add_route(self, pattern: str, target: str, name: Optional[str] = None, metadata: Optional[str] = None, *,
                   requires: Sequence[str] = (), meta: Optional[Mapping[str, str]] = None) -> None:
@@ -550,10 +541,9 @@ class Router(_ResolveBase, Opening, Tables):
                 meta = meta_from_metadata(metadata)
             self.add_route_spec(pattern, target, name, requires, meta, None)
             return
-        _check_quoting(lib.lr_router_add_route(self._handle(), _text(pattern, "pattern"), _text(target, "target"),
-                                               None if name is None else _text(name, "name"),
-                                               None if metadata is None else _text(metadata, "metadata")),
-                       (PATTERN, pattern))
+        check(lib.lr_router_add_route(self._handle(), _text(pattern, "pattern"), _text(target, "target"),
+                                      None if name is None else _text(name, "name"),
+                                      None if metadata is None else _text(metadata, "metadata")))
 
     def add_many(self, routes: Iterable[Tuple[str, str]]) -> None:
         """Adds (pattern, target) pairs all or none: when one is refused the table is left as it was, and the
@@ -564,13 +554,11 @@ class Router(_ResolveBase, Opening, Tables):
         label = "route" if what == "pattern" else "rewrite rule"  # the C library's prefixes
         firsts: List[bytes] = []
         seconds: List[bytes] = []
-        given: List[Tuple[Any, Any]] = []
         for i, item in enumerate(items):
             try:
                 a, b = item
                 firsts.append(_text(a, what))
                 seconds.append(_text(b, "target"))
-                given.append((a, b))
             except LinkRouterError as e:
                 raise type(e)("%s %d: %s" % (label, i, e.message), e.code, i) from None
             except (TypeError, ValueError) as e:
@@ -583,12 +571,6 @@ class Router(_ResolveBase, Opening, Tables):
             err = _native.error(code)
             if failed.value != unset:
                 err.index = failed.value
-            if err.index is not None and err.index < len(given):  # else it comes from the message ("route <i>:")
-                a, b = given[err.index]
-                if what == "pattern":
-                    located(err, (PATTERN, a))
-                else:
-                    located(err, (REGEX, a), (TEMPLATE, b))
             raise err
 
     def remove(self, pattern: str) -> None:
@@ -639,8 +621,7 @@ class Router(_ResolveBase, Opening, Tables):
         """Adds a rewrite rule: ``match`` a PCRE2 regex, ``target`` a template ($1, $$1 encoded, $#1 decoded,
         ${name}, $host ...). A rule with the same ``match`` gets the new target in place.
         RegexError, PatternError (template)."""
-        _check_quoting(lib.lr_router_add_rewrite(self._handle(), _text(match, "match"), _text(target, "target")),
-                       (REGEX, match), (TEMPLATE, target))
+        check(lib.lr_router_add_rewrite(self._handle(), _text(match, "match"), _text(target, "target")))
 
     def add_rewrites(self, rules: Iterable[Tuple[str, str]]) -> None:
         """Adds (match, target) rules in order, all or none; the error's ``index`` names the refused rule."""

@@ -208,6 +208,9 @@ OFFSET_ROWS = [
     ("add_rewrites regex", lambda r: r.add_rewrites([("at byte 3(", "x")]), 10),
     ("add_rewrite template", lambda r: r.add_rewrite("^a", "x/${at byte 2"), 2),
     ("a long pattern, quoted in part", lambda r: r.add("app://" + "\u00e9" * 60 + "//y", "t"), 127),
+    ("a table's JSON syntax error", lambda r: r.load_json('{"routes": ['), 12),
+    ("a conflict names no offset", lambda r: (r.add("app://u/:id", "t"), r.add("app://u/:x", "t")), None),
+    ("a table's other problems name none", lambda r: r.load_json('{"version": 1, "routes": [{"pattern": "app://a//b", "target": "T"}]}'), None),
 ]
 
 
@@ -216,3 +219,14 @@ def test_an_offset_is_the_one_the_library_wrote(what, call, offset):
     with pytest.raises(linkrouter.LinkRouterError) as caught:
         call(linkrouter.Router())
     assert caught.value.offset == offset, caught.value.message
+
+
+def test_an_offset_survives_pickling():
+    import pickle
+    for call in (lambda r: r.add("app://a//b", "t"), lambda r: r.load_json('{"routes": [')):
+        with pytest.raises(linkrouter.LinkRouterError) as caught:
+            call(linkrouter.Router())
+        copy = pickle.loads(pickle.dumps(caught.value))
+        assert (type(copy), copy.message, copy.code, copy.offset) == \
+            (type(caught.value), caught.value.message, caught.value.code, caught.value.offset)
+        assert copy.offset in (8, 12)
