@@ -104,8 +104,9 @@ const char *lr_errstr(int code);
 const char *lr_last_error(void);
 
 /* The byte offset that the same failing call's error is about, in the text its message quotes: the pattern, rewrite
-   target or regex (LR_EPATTERN, LR_EREGEX; in a bulk call, in the item *failed_index names), or a table's JSON
-   (LR_ETABLE for a syntax error, e.g. "JSON syntax error at byte 12 ..."). -1 when that error names no offset, and
+   target or regex (LR_EPATTERN, LR_EREGEX, and LR_ELIMIT for a pattern with more segments than LR_LIMIT_SEGMENTS:
+   the first segment past it; in a bulk call, in the item *failed_index names), or a table's JSON (LR_ETABLE for a
+   syntax error, e.g. "JSON syntax error at byte 12 ..."). -1 when that error names no offset, and
    before any failure. Set with lr_last_error by every failing call, so the two always describe one error: read
    both before this thread's next call. (SQLite's sqlite3_error_offset, for LinkRouter's inputs.) */
 int64_t lr_last_error_offset(void);

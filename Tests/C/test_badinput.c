@@ -819,6 +819,8 @@ static void test_error_offsets(void)
         {REWRITES, "^c(d)", "app://$2", LR_EPATTERN, 6, "rewrite rule 1: malformed rewrite target 'app://$2' at byte 6: "},
         {LOAD_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, "JSON syntax error at byte 12 "},
         {RESOLVE_NULL, NULL, NULL, LR_EMISUSE, -1, NULL},
+        {ADD, "app://a/b/c/d", NULL, LR_ELIMIT, 12, "has more than 3 segments"}, /* LR_LIMIT_SEGMENTS 3 from here */
+        {REMOVE, "app://a/b/c/d", NULL, LR_ENOTFOUND, -1, NULL}, /* deeper than any route: no route to remove */
     };
     EXPECT_INT(lr_router_add(r, "app://x//y", "T"), LR_EPATTERN); /* a failure with an offset before each row */
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -826,6 +828,7 @@ static void test_error_offsets(void)
         int rc = LR_OK;
         size_t failed = 99;
         long long before = (long long)lr_last_error_offset();
+        if (rows[i].expect == LR_ELIMIT) EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_SEGMENTS, 3), LR_OK);
         switch (rows[i].call) {
         case ADD: rc = lr_router_add(r, text, "T"); break;
         case ADD_MANY: {

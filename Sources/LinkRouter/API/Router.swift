@@ -173,7 +173,7 @@ public final class Router: Sendable {
             let parsed: Pattern
             do throws(RouterError) {
                 parsed = try Pattern.parse(pattern, limits: limits)
-            } catch where error.code == .limit && error.message.hasSuffix(Pattern.segmentLimitNote) {
+            } catch where error.isSegmentLimit {
                 throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern))': it has more segments than any route")
             }
             var removed = -1

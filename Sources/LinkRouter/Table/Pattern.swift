@@ -43,10 +43,6 @@ package struct Pattern: Sendable {
     /// A stored route's pattern, parsed again (compaction, removal, explain, lint). It parsed when the route was
     /// added, and the segment limit, the one limit parsing checks, may have been lowered since: so it is lifted.
     /// nil only for text that never was a pattern.
-    /// How the error for a pattern with too many segments ends, so that `Router.remove` can tell it from the
-    /// other limits a parse enforces.
-    package static let segmentLimitNote = "(limit maxSegments)"
-
     package static func parseStored(_ text: String) -> Pattern? {
         var unlimited = Limits()
         unlimited.maxSegments = Int.max
@@ -109,8 +105,8 @@ package struct Pattern: Sendable {
                 throw fail(start, "'*' must be the last segment")
             }
             guard segments.count < limits.maxSegments else {
-                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments \(Pattern.segmentLimitNote)",
-                                  offset: original(start))
+                throw RouterError.segmentLimit("pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
+                                               offset: original(start))
             }
             let head = bytes[start]
             func addName(_ nameStart: Int, _ nameEnd: Int, at: Int) throws(RouterError) {
