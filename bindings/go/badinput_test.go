@@ -345,9 +345,10 @@ func TestPatternTable(t *testing.T) {
 	assertUnchanged(t, r)
 }
 
-// Offset is the offset the library wrote, never a number in the quoted input or in the reason (found by the
-// Go/Java review: the first "at byte N" of the message was taken, 99 for "app://at byte 99/a//b"): rows whose
-// pattern, regex or template holds "at byte", "' at byte 5: " or is long enough to be quoted in part.
+// Offset is the offset the library gives (lr_last_error_offset), never a number in the quoted input or in the
+// reason (found by the Go/Java review: the first "at byte N" of the message was taken, 99 for
+// "app://at byte 99/a//b"): rows whose pattern, regex or template holds "at byte", "' at byte 5: " or is long
+// enough to be quoted in part, and a table's JSON syntax error.
 func TestOffsetsAreTheLibrarys(t *testing.T) {
 	r := badInputRouter(t)
 	empty := func(pattern string) int { return strings.Index(pattern[6:], "//") + 7 } // the offset of '//'
@@ -379,6 +380,8 @@ func TestOffsetsAreTheLibrarys(t *testing.T) {
 		}, ErrPattern, 10, 1},
 		{"NUL", func() error { return r.Add("app://at byte 9/\x00", "T") }, ErrInvalid, 16, -1},
 		{"conflict", func() error { return r.Add("app://user/:x", "at byte 3") }, ErrConflict, -1, -1},
+		// A table's JSON syntax error: the byte the document could not be read past.
+		{"table syntax", func() error { return r.LoadJSON(`{"routes": [`, false) }, ErrTable, 12, -1},
 	}
 	for _, row := range rows {
 		err := row.call()
@@ -388,7 +391,8 @@ func TestOffsetsAreTheLibrarys(t *testing.T) {
 			continue
 		}
 		if row.offset >= 0 && !strings.Contains(e.Message, fmt.Sprintf("' at byte %d: ", row.offset)) &&
-			!strings.HasSuffix(e.Message, fmt.Sprintf(" at byte %d", row.offset)) {
+			!strings.HasSuffix(e.Message, fmt.Sprintf(" at byte %d", row.offset)) &&
+			!strings.HasPrefix(e.Message, fmt.Sprintf("JSON syntax error at byte %d ", row.offset)) {
 			t.Errorf("%s: the message %q does not name offset %d", row.what, e.Message, row.offset)
 		}
 	}

@@ -4,11 +4,9 @@ package linkrouter
 import "C"
 
 import (
-	"fmt"
+	"math"
 	"regexp"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 )
 
 // Error is a failure reported by the library: its status code and its message (lr_last_error()), e.g.
@@ -18,10 +16,11 @@ type Error struct {
 	Message string // the library's text (lr_errstr's when the library gave no detail)
 	// Index is the position of the refused item for AddMany and AddRewrites, -1 otherwise.
 	Index int
-	// Offset is the byte offset the message names ("at byte 8") for pattern, template and regex errors (the
-	// library's), and for a NUL byte the binding refuses; else -1 (also for table errors, whose Problems each name
-	// their own). It is the offset the library wrote, never a number of the quoted input: Add("app://at byte
-	// 99/a//b", ...) gives 19.
+	// Offset is the byte offset the error is about, as the library gives it (lr_last_error_offset, read with the
+	// message): in the pattern, rewrite template or regex of a StatusPattern or StatusRegex error (for AddMany and
+	// AddRewrites, in the refused item), or in the table's JSON for a StatusTable syntax error ("JSON syntax error
+	// at byte 12 ..."); for a NUL byte the binding refuses, that byte's. Else -1 (a table's other problems each name
+	// their own place in Problems).
 	Offset int
 	// Problems are a route table's problems, for a StatusTable error (LoadJSON, LoadFile, NewRouterFromFile, ...):
 	// one per line of Message, in order. Nil for every other error.
@@ -58,15 +57,21 @@ var (
 
 var indexInMessage = regexp.MustCompile(`^(?:route|rewrite rule) (\d+): `)
 
-// lastError is the error for a negative status just returned by the library. It reads lr_last_error(), which is
-// per thread: the caller holds the goroutine on its OS thread (runtime.LockOSThread) from the call to here.
+// lastError is the error for a negative status just returned by the library. It reads lr_last_error() and
+// lr_last_error_offset(), which are per thread: the caller holds the goroutine on its OS thread
+// (runtime.LockOSThread) from the call to here.
 func lastError(rc C.int) *Error {
 	code := Status(rc)
 	message := C.GoString(C.lr_last_error())
+	offset := int64(C.lr_last_error_offset())
 	if message == "" {
 		message = code.String()
 	}
-	return newError(code, message)
+	e := newError(code, message)
+	if offset >= 0 && offset <= math.MaxInt {
+		e.Offset = int(offset)
+	}
+	return e
 }
 
 func newError(code Status, message string) *Error {
@@ -77,67 +82,4 @@ func newError(code Status, message string) *Error {
 		}
 	}
 	return e
-}
-
-// quoted is an input the library quotes in a pattern, template or regex error, and the words before the quote.
-type quoted struct{ kind, text string }
-
-func patternInput(pattern string) quoted { return quoted{"malformed pattern", pattern} }
-func regexInput(regex string) quoted     { return quoted{"invalid rewrite regex", regex} }
-func templateInput(template string) quoted {
-	return quoted{"malformed rewrite target", template}
-}
-
-// located sets the Offset of a pattern, template or regex error (StatusPattern, StatusRegex) from its message,
-// which the library writes as
-//
-//	[route N: | rewrite rule N: ]<kind> '<the input, or its excerpt>' at byte <offset>: <reason>
-//
-// Both the quoted input and the reason may hold any text, "at byte 7" and "' at byte 7: " included (found by the
-// Go/Java review: the first "at byte N" of the message was taken, Add("app://at byte 99/a//b", ...) gave 99 where
-// the library said 19), so the offset is read right after the quote of one of the inputs the call passed, which
-// the binding knows: exact for every message the library writes. Any other message leaves Offset as it is.
-func located(err error, inputs ...quoted) error {
-	e, ok := err.(*Error)
-	if !ok || e.Offset >= 0 || (e.Code != StatusPattern && e.Code != StatusRegex) {
-		return err
-	}
-	message := e.Message
-	if m := indexInMessage.FindStringIndex(message); m != nil {
-		message = message[m[1]:]
-	}
-	for _, in := range inputs {
-		head := in.kind + " '" + excerpt(in.text) + "' at byte "
-		if !strings.HasPrefix(message, head) {
-			continue
-		}
-		rest := message[len(head):]
-		digits := 0
-		for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
-			digits++
-		}
-		if n, err := strconv.Atoi(rest[:digits]); err == nil && strings.HasPrefix(rest[digits:], ": ") {
-			e.Offset = n
-			return e
-		}
-	}
-	return e
-}
-
-// excerpt is text as the library's messages quote it (excerpt in the core): whole up to 100 bytes, else its first
-// whole characters within 100 bytes, then "... (<size> bytes)".
-func excerpt(text string) string {
-	const limit = 100
-	if len(text) <= limit {
-		return text
-	}
-	used := 0
-	for used < len(text) {
-		_, size := utf8.DecodeRuneInString(text[used:])
-		if used+size > limit {
-			break
-		}
-		used += size
-	}
-	return text[:used] + fmt.Sprintf("... (%d bytes)", len(text))
 }

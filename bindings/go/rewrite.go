@@ -28,7 +28,7 @@ func (r *Router) AddRewrite(match, target string) error {
 	defer freeCString(t)
 	// lr_router_add_rewrite, not a batch of one: a batch names its element ("rewrite rule 0: ...", Index 0).
 	_, err = r.call(func(h *C.lr_router) C.int { return C.lr_router_add_rewrite(h, m, t) })
-	return located(err, regexInput(match), templateInput(target))
+	return err
 }
 
 // AddRewrites adds rules in order, all or none; the error's Index names the refused rule.
@@ -38,14 +38,10 @@ func (r *Router) AddRewrites(rules []RewriteRule) error {
 	for i, rule := range rules {
 		matches[i], targets[i] = rule.Match, rule.Target
 	}
-	err := r.addPairs(matches, targets, indexed("rewrite rule", "regex"), indexed("rewrite rule", "template"),
+	return r.addPairs(matches, targets, indexed("rewrite rule", "regex"), indexed("rewrite rule", "template"),
 		func(h *C.lr_router, m, t **C.char, n C.size_t, failed *C.size_t) C.int {
 			return C.lr_router_add_rewrites(h, m, t, n, failed)
 		})
-	if e, ok := err.(*Error); ok && e.Index >= 0 && e.Index < len(rules) {
-		err = located(err, regexInput(matches[e.Index]), templateInput(targets[e.Index]))
-	}
-	return err
 }
 
 // RemoveRewrite removes the rule whose regex is exactly match: ErrNotFound when there is none.

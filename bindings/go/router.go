@@ -126,7 +126,7 @@ func (r *Router) AddRoute(pattern, target, name, metadata string) error {
 	_, err = r.call(func(h *C.lr_router) C.int {
 		return C.lr_router_add_route(h, strs[0], strs[1], nameArg, metadataArg)
 	})
-	return located(err, patternInput(pattern))
+	return err
 }
 
 // AddMany adds routes at once, all or none: if one is refused the table is left exactly as it was, and the
@@ -137,13 +137,9 @@ func (r *Router) AddMany(routes []Route) error {
 	for i, route := range routes {
 		patterns[i], targets[i] = route.Pattern, route.Target
 	}
-	err := r.addPairs(patterns, targets, indexed("route", "pattern"), indexed("route", "target"), func(h *C.lr_router, p, t **C.char, n C.size_t, failed *C.size_t) C.int {
+	return r.addPairs(patterns, targets, indexed("route", "pattern"), indexed("route", "target"), func(h *C.lr_router, p, t **C.char, n C.size_t, failed *C.size_t) C.int {
 		return C.lr_router_add_many(h, p, t, n, failed)
 	})
-	if e, ok := err.(*Error); ok && e.Index >= 0 && e.Index < len(routes) {
-		err = located(err, patternInput(patterns[e.Index]))
-	}
-	return err
 }
 
 // pairAdder is lr_router_add_many or lr_router_add_rewrites: two string arrays, all or none, a failed index.
@@ -180,7 +176,7 @@ func (r *Router) Remove(pattern string) error {
 	}
 	defer freeCString(p)
 	_, err = r.call(func(h *C.lr_router) C.int { return C.lr_router_remove(h, p) })
-	return located(err, patternInput(pattern))
+	return err
 }
 
 // Clear removes every route; rewrite rules stay.

@@ -38,26 +38,17 @@ public class LinkRouterException extends RuntimeException {
     public static final int ENOMEM = -10;
 
     private static final Pattern INDEX = Pattern.compile("^(?:route|rewrite rule) (\\d+): ");
-    /** The words before the quoted input in the library's pattern, regex and template errors. */
-    static final String PATTERN = "malformed pattern";
-    static final String REGEX = "invalid rewrite regex";
-    static final String TEMPLATE = "malformed rewrite target";
-    private static final Pattern LIBRARY_OFFSET =
-        Pattern.compile("^(?:" + PATTERN + "|" + REGEX + "|" + TEMPLATE + ") '.*?' at byte (\\d+): ", Pattern.DOTALL);
-    private static final Pattern BINDING_OFFSET = Pattern.compile(" contains a NUL character at byte (\\d+)$");
 
     private final int code;
     private final int index;
     private final int offset;
 
     /**
-     * An error with the library's code and message; index and offset are read from the message: the index from
-     * "route N: " or "rewrite rule N: " in front, the offset from the library's pattern, regex and template errors
-     * ("malformed pattern '...' at byte N: ...": the first "' at byte N: " after the quote's start, which is the
-     * library's unless the quoted input itself holds one; the binding's own exceptions know their input and are exact).
+     * An error with a code and message: the index is read from "route N: " or "rewrite rule N: " in front of the
+     * message; the offset is -1 (the library's comes with its message, lr_last_error_offset, not out of it).
      */
     public LinkRouterException(int code, String message) {
-        this(code, message, indexIn(message), code == ETABLE ? -1 : offsetIn(message));
+        this(code, message, indexIn(message), -1);
     }
 
     /** An error with its index and offset known (-1: none). */
@@ -74,93 +65,12 @@ public class LinkRouterException extends RuntimeException {
         return m.find() ? parse(m.group(1)) : -1;
     }
 
-    private static int offsetIn(String message) {
-        String text = withoutIndex(message == null ? "" : message);
-        Matcher m = LIBRARY_OFFSET.matcher(text);
-        if (m.find()) {
-            return parse(m.group(1));
-        }
-        m = BINDING_OFFSET.matcher(text);
-        return m.find() ? parse(m.group(1)) : -1;
-    }
-
-    private static String withoutIndex(String message) {
-        Matcher m = INDEX.matcher(message);
-        return m.find() ? message.substring(m.end()) : message;
-    }
-
     private static int parse(String digits) {
         try {
             return Integer.parseInt(digits);
         } catch (NumberFormatException e) {
             return -1;
         }
-    }
-
-    /**
-     * This pattern, regex or template error (EPATTERN, EREGEX) with the offset the library wrote for one of the
-     * inputs the call passed ({@code kindsAndInputs}: PATTERN, REGEX or TEMPLATE, then the input, in pairs). The
-     * library writes "[route N: | rewrite rule N: ]kind '&lt;the input, or its excerpt&gt;' at byte N: reason"; the quoted
-     * input and the reason may hold any text, "at byte 7" and "' at byte 7: " included (found by the Go/Java review:
-     * the first "at byte N" of the message was taken, 99 for add("app://at byte 99/a//b", ...) where the library
-     * said 19), so the offset is read right after the quote of a known input: exact for every message the library
-     * writes. Any other exception is returned as it is.
-     */
-    LinkRouterException located(String... kindsAndInputs) {
-        if (code != EPATTERN && code != EREGEX) {
-            return this;
-        }
-        String text = withoutIndex(getMessage() == null ? "" : getMessage());
-        for (int i = 0; i + 1 < kindsAndInputs.length; i += 2) {
-            String head = kindsAndInputs[i] + " '" + excerpt(kindsAndInputs[i + 1]) + "' at byte ";
-            if (!text.startsWith(head)) {
-                continue;
-            }
-            int end = head.length();
-            while (end < text.length() && text.charAt(end) >= '0' && text.charAt(end) <= '9') {
-                end++;
-            }
-            if (end > head.length() && text.startsWith(": ", end)) {
-                int at = parse(text.substring(head.length(), end));
-                if (at == offset) {
-                    return this;
-                }
-                LinkRouterException exact = new LinkRouterException(code, getMessage(), index, at);
-                exact.setStackTrace(getStackTrace());
-                return exact;
-            }
-        }
-        return this;
-    }
-
-    /**
-     * {@code text} as the library's messages quote it (excerpt in the core): whole up to 100 UTF-8 bytes, else its
-     * first whole characters within 100 bytes, then "... (&lt;size&gt; bytes)".
-     */
-    static String excerpt(String text) {
-        int limit = 100;
-        int size = 0;
-        for (int i = 0; i < text.length(); i = text.offsetByCodePoints(i, 1)) {
-            size += utf8Width(text.codePointAt(i));
-        }
-        if (size <= limit) {
-            return text;
-        }
-        int used = 0;
-        int end = 0;
-        while (end < text.length()) {
-            int width = utf8Width(text.codePointAt(end));
-            if (used + width > limit) {
-                break;
-            }
-            used += width;
-            end = text.offsetByCodePoints(end, 1);
-        }
-        return text.substring(0, end) + "... (" + size + " bytes)";
-    }
-
-    private static int utf8Width(int codePoint) {
-        return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
     }
 
     /** The status code: one of the {@code E*} constants. */
@@ -174,10 +84,11 @@ public class LinkRouterException extends RuntimeException {
     }
 
     /**
-     * The byte offset the message names ("at byte 8") for pattern, template and regex errors (the library's), and
-     * for a NUL character the binding refuses; else -1 (also for table errors, whose problems each name their own).
-     * It is the offset the library wrote, never a number of the quoted input: add("app://at byte 99/a//b", ...)
-     * gives 19.
+     * The byte offset the error is about, as the library gives it (lr_last_error_offset, read with the message): in
+     * the pattern, rewrite template or regex of an EPATTERN or EREGEX error (for addMany and addRewrites, in the
+     * refused item), or in the table's JSON for an ETABLE syntax error ("JSON syntax error at byte 12 ..."); for a
+     * NUL character the binding refuses, that byte's. Else -1 (a table's other problems each name their own place in
+     * {@link TableException#problems()}).
      */
     public int offset() {
         return offset;

@@ -109,6 +109,7 @@ final class Native {
     static native int lr_version_number();
     static native Pointer lr_errstr(int code);
     static native Pointer lr_last_error();
+    static native long lr_last_error_offset();
 
     // Routers. Out-parameters are native cells (Memory) the caller reads after the call.
     static native int lr_router_new(Pointer out);
@@ -199,18 +200,21 @@ final class Native {
     }
 
     /**
-     * The exception for a negative status just returned on this thread, with lr_last_error()'s message: a
+     * The exception for a negative status just returned on this thread, with lr_last_error()'s message and
+     * lr_last_error_offset()'s offset (both per thread, read together before any other call): a
      * {@link TableException} for ETABLE.
      */
     static LinkRouterException error(int code) {
         String message = string(lr_last_error());
+        long at = lr_last_error_offset();
+        int offset = at >= 0 && at <= Integer.MAX_VALUE ? (int) at : -1;
         if (message == null || message.isEmpty()) {
             message = string(lr_errstr(code));
         }
         if (code == LinkRouterException.ETABLE) {
-            return new TableException(message, List.of());
+            return new TableException(message, offset, List.of());
         }
-        return new LinkRouterException(code, message);
+        return new LinkRouterException(code, message, LinkRouterException.indexIn(message), offset);
     }
 
     /** Throws for a negative status; returns LR_OK, LR_NOMATCH and the other outcomes. */

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.IntFunction;
 
 /**
  * One routing table and its rewrite rules (an lr_router), over JNA. It owns no rule of its own: precedence,
@@ -144,12 +143,8 @@ public final class Router implements AutoCloseable {
      * metadata that is not such an object.
      */
     public void addRoute(String pattern, String target, String name, String metadata) {
-        try {
-            call((r, text) -> Native.check(Native.lr_router_add_route(r, text.string("pattern", pattern),
-                text.string("target", target), text.string("name", name), text.string("metadata", metadata))));
-        } catch (LinkRouterException e) {
-            throw e.located(LinkRouterException.PATTERN, pattern);
-        }
+        call((r, text) -> Native.check(Native.lr_router_add_route(r, text.string("pattern", pattern),
+            text.string("target", target), text.string("name", name), text.string("metadata", metadata))));
     }
 
     /**
@@ -164,8 +159,7 @@ public final class Router implements AutoCloseable {
             targets.add(route.target());
         }
         call((r, text) -> addPairs(text, patterns, targets, "route %d: pattern", "route %d: target",
-            (a, b, n, failed) -> Native.lr_router_add_many(r, a, b, n, failed),
-            i -> new String[] {LinkRouterException.PATTERN, patterns.get(i)}));
+            (a, b, n, failed) -> Native.lr_router_add_many(r, a, b, n, failed)));
     }
 
     @FunctionalInterface
@@ -173,12 +167,9 @@ public final class Router implements AutoCloseable {
         int add(Pointer firsts, Pointer seconds, long count, Pointer failedIndex);
     }
 
-    /**
-     * lr_router_add_many and lr_router_add_rewrites: two string arrays, all or none, a failed index; {@code quoted}
-     * gives the inputs of pair i an error may quote (see {@link LinkRouterException#located}).
-     */
+    /** lr_router_add_many and lr_router_add_rewrites: two string arrays, all or none, a failed index. */
     private static Void addPairs(NativeText text, List<String> firsts, List<String> seconds, String firstName,
-                                 String secondName, PairAdder adder, IntFunction<String[]> quoted) {
+                                 String secondName, PairAdder adder) {
         Pointer a = text.array(firsts, i -> String.format(firstName, i));
         Pointer b = text.array(seconds, i -> String.format(secondName, i));
         Memory failed = text.cell();
@@ -188,8 +179,7 @@ public final class Router implements AutoCloseable {
             LinkRouterException e = Native.error(rc);
             long index = failed.getLong(0);
             if (index >= 0 && index < firsts.size()) {
-                int i = (int) index;
-                throw new LinkRouterException(e.code(), e.getMessage(), i, e.offset()).located(quoted.apply(i));
+                throw new LinkRouterException(e.code(), e.getMessage(), (int) index, e.offset());
             }
             throw e;
         }
@@ -198,11 +188,7 @@ public final class Router implements AutoCloseable {
 
     /** Removes the route that {@code pattern} would conflict with: ENOTFOUND when there is none. */
     public void remove(String pattern) {
-        try {
-            call((r, text) -> Native.check(Native.lr_router_remove(r, text.string("pattern", pattern))));
-        } catch (LinkRouterException e) {
-            throw e.located(LinkRouterException.PATTERN, pattern);
-        }
+        call((r, text) -> Native.check(Native.lr_router_remove(r, text.string("pattern", pattern))));
     }
 
     /** Removes every route; rewrite rules stay. */
@@ -287,12 +273,8 @@ public final class Router implements AutoCloseable {
      * EREGEX (PCRE2's message and offset), EPATTERN (a bad template, with its offset), EINVAL.
      */
     public void addRewrite(String match, String target) {
-        try {
-            call((r, text) -> Native.check(Native.lr_router_add_rewrite(r, text.string("regex", match),
-                text.string("template", target))));
-        } catch (LinkRouterException e) {
-            throw e.located(LinkRouterException.REGEX, match, LinkRouterException.TEMPLATE, target);
-        }
+        call((r, text) -> Native.check(Native.lr_router_add_rewrite(r, text.string("regex", match),
+            text.string("template", target))));
     }
 
     /** Adds rules in order, all or none; the exception's {@link LinkRouterException#index()} names the refused one. */
@@ -304,8 +286,7 @@ public final class Router implements AutoCloseable {
             targets.add(rule.target());
         }
         call((r, text) -> addPairs(text, matches, targets, "rewrite rule %d: regex", "rewrite rule %d: template",
-            (a, b, n, failed) -> Native.lr_router_add_rewrites(r, a, b, n, failed),
-            i -> new String[] {LinkRouterException.REGEX, matches.get(i), LinkRouterException.TEMPLATE, targets.get(i)}));
+            (a, b, n, failed) -> Native.lr_router_add_rewrites(r, a, b, n, failed)));
     }
 
     /** Removes the rule whose regex is exactly {@code match}: ENOTFOUND when there is none. */
@@ -411,7 +392,7 @@ public final class Router implements AutoCloseable {
         } catch (LinkRouterException again) { // the file went away, say: the lines alone
             checked = List.of();
         }
-        return new TableException(e.getMessage(), checked);
+        return new TableException(e.getMessage(), e.offset(), checked);
     }
 
     /**

@@ -13,9 +13,12 @@ public final class TableException extends LinkRouterException {
 
     private final transient List<TableProblem> problems;
 
-    /** The problems of the message's lines, each from {@code checked} when it gives that line alike. */
-    TableException(String message, List<TableProblem> checked) {
-        super(ETABLE, message);
+    /**
+     * The problems of the message's lines, each from {@code checked} when it gives that line alike; {@code offset} is
+     * the library's (a JSON syntax error's byte), -1 for none.
+     */
+    TableException(String message, int offset, List<TableProblem> checked) {
+        super(ETABLE, message, -1, offset);
         String[] lines = message.split("\n", -1);
         List<TableProblem> list = new ArrayList<>(lines.length);
         for (int i = 0; i < lines.length; i++) {

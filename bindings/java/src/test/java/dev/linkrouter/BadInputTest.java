@@ -208,9 +208,10 @@ class BadInputTest {
     }
 
     /**
-     * offset() is the offset the library wrote, never a number in the quoted input or in the reason (found by the
-     * Go/Java review: the first "at byte N" of the message was taken, 99 for "app://at byte 99/a//b"): rows whose
-     * pattern, regex or template holds "at byte", "' at byte 5: " or is long enough to be quoted in part.
+     * offset() is the offset the library gives (lr_last_error_offset), never a number in the quoted input or in the
+     * reason (found by the Go/Java review: the first "at byte N" of the message was taken, 99 for
+     * "app://at byte 99/a//b"): rows whose pattern, regex or template holds "at byte", "' at byte 5: " or is long
+     * enough to be quoted in part, and a table's JSON syntax error.
      */
     @Test
     void offsetsAreTheLibrarys() {
@@ -245,6 +246,9 @@ class BadInputTest {
             {"NUL", (Executable) () -> r.add("app://at byte 9/\0", "T"), LinkRouterException.EINVAL, 16, -1},
             {"conflict", (Executable) () -> r.add("app://user/:x", "at byte 3"), LinkRouterException.ECONFLICT, -1,
                 -1},
+            // A table's JSON syntax error: the byte the document could not be read past.
+            {"table syntax", (Executable) () -> r.loadJson("{\"routes\": [", false), LinkRouterException.ETABLE, 12,
+                -1},
         };
         for (Object[] row : rows) {
             LinkRouterException e = assertThrows(LinkRouterException.class, (Executable) row[1], (String) row[0]);
@@ -252,17 +256,14 @@ class BadInputTest {
                 row[0] + ": " + e.getMessage());
             int offset = (Integer) row[3];
             assertTrue(offset < 0 || e.getMessage().contains("' at byte " + offset + ": ")
-                || e.getMessage().endsWith(" at byte " + offset), e.getMessage());
+                || e.getMessage().endsWith(" at byte " + offset)
+                || e.getMessage().startsWith("JSON syntax error at byte " + offset + " "), e.getMessage());
         }
-        // An exception made from a message alone reads the library's offset after the quote, and the binding's.
-        assertEquals(19, new LinkRouterException(LinkRouterException.EPATTERN,
-            "malformed pattern 'app://at byte 99/a//b' at byte 19: empty segment ('//' in a pattern)").offset());
-        assertEquals(10, new LinkRouterException(LinkRouterException.EREGEX,
-            "rewrite rule 2: invalid rewrite regex 'at byte 7(' at byte 10: missing closing parenthesis").offset());
-        assertEquals(7, new LinkRouterException(LinkRouterException.EINVAL,
-            "route 0: pattern contains a NUL character at byte 7").offset());
-        assertEquals(-1, new LinkRouterException(LinkRouterException.ECONFLICT,
-            "pattern 'at byte 3' conflicts with existing route 'x'").offset());
+        // An exception made from a message alone names no offset: the offset is the library's, read with the message
+        // (lr_last_error_offset), never out of it. The index is still read from "rewrite rule N: " in front.
+        LinkRouterException alone = new LinkRouterException(LinkRouterException.EREGEX,
+            "rewrite rule 2: invalid rewrite regex 'at byte 7(' at byte 10: missing closing parenthesis");
+        assertEquals(List.of(-1, 2), List.of(alone.offset(), alone.index()));
     }
 
     /** The offset the library names for a pattern's first empty segment: the second '/' of its "//". */

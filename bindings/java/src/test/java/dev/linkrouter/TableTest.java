@@ -161,7 +161,7 @@ class TableTest {
         assertEquals(new TableProblem("", LinkRouterException.ETABLE, "/odd"), TableProblem.fromLine("/odd"));
         assertEquals(List.of(new TableProblem("/a", LinkRouterException.ETABLE, "x"),
                 new TableProblem("/b", LinkRouterException.ECONFLICT, "y")),
-            new TableException("/a: x\n/b: y", List.of(new TableProblem("/a", -3, "other"),
+            new TableException("/a: x\n/b: y", -1, List.of(new TableProblem("/a", -3, "other"),
                 new TableProblem("/b", LinkRouterException.ECONFLICT, "y"))).problems());
     }
 
