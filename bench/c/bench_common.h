@@ -6,6 +6,7 @@
  *
  * What it gives a runner:
  *   - bench_dataset_load(): reads a dataset TSV (id, pattern, url, params).
+ *   - bench_urls(), bench_names_of(): what a timed pass reads per lookup, dense (see bench_url).
  *   - bench_order(): the deterministic shuffled lookup order shared with the
  *     Swift and Python harnesses (same LCG, same seed, same permutation).
  *   - bench_time(): calibrate, warm up, time BENCH_RUNS runs of one "pass"
@@ -161,6 +162,61 @@ BENCH_API int bench_dataset_load(const char *name, bench_dataset *ds) {
     free(line);
     fclose(f);
     return 0;
+}
+
+/* What a timed pass reads per lookup besides the router, in dense arrays indexed by row: the URL and its length
+ * (16 bytes a URL, as the Go harness's []string of paths, Swift's [String] and Python's list), and the names of
+ * the parameters a pass asks for (as Swift's names[i]; the names themselves in one pool). A pass that read the
+ * URL from its 320-byte bench_row paid a cache miss of the harness's own per lookup on the large sets (3.2 MB of
+ * rows at 10,000 URLs, more than this machine's L2), which no other language's harness paid. */
+typedef struct {
+    const char *url;
+    size_t len;
+} bench_url;
+
+typedef struct {
+    const char *const *names;
+    size_t n;
+} bench_names;
+
+/* The URLs of the rows (path_only: their url_path, "/" + the URL without "scheme://"), in row order. */
+BENCH_API bench_url *bench_urls(const bench_dataset *ds, int path_only) {
+    bench_url *u = malloc((ds->n ? ds->n : 1) * sizeof *u);
+    if (!u) return NULL;
+    for (size_t i = 0; i < ds->n; i++) {
+        const bench_row *r = &ds->rows[i];
+        u[i].url = path_only ? r->url_path : r->url;
+        u[i].len = path_only ? r->url_path_len : r->url_len;
+    }
+    return u;
+}
+
+/* The expected parameter names of the rows, in row order: one block holding the entries, the pointers and the
+ * bytes of every name (free() it whole). */
+BENCH_API bench_names *bench_names_of(const bench_dataset *ds) {
+    size_t count = 0, bytes = 0;
+    for (size_t i = 0; i < ds->n; i++)
+        for (int k = 0; k < ds->rows[i].nparams; k++) {
+            count++;
+            bytes += strlen(ds->rows[i].pnames[k]) + 1;
+        }
+    size_t n = ds->n ? ds->n : 1;
+    char *block = malloc(n * sizeof(bench_names) + (count ? count : 1) * sizeof(char *) + (bytes ? bytes : 1));
+    if (!block) return NULL;
+    bench_names *entries = (bench_names *)(void *)block;
+    const char **pointers = (const char **)(void *)(block + n * sizeof(bench_names));
+    char *pool = (char *)(pointers + (count ? count : 1));
+    for (size_t i = 0; i < ds->n; i++) {
+        entries[i].names = pointers;
+        entries[i].n = (size_t)ds->rows[i].nparams;
+        for (int k = 0; k < ds->rows[i].nparams; k++) {
+            size_t len = strlen(ds->rows[i].pnames[k]) + 1;
+            memcpy(pool, ds->rows[i].pnames[k], len);
+            *pointers++ = pool;
+            pool += len;
+        }
+    }
+    return entries;
 }
 
 BENCH_API void bench_dataset_free(bench_dataset *ds) {

@@ -33,18 +33,19 @@
 typedef struct {
     lr_router *router;
     const bench_dataset *ds;
+    const bench_url *urls;      /* what the passes read per lookup (bench_url) */
+    const bench_names *names;
     char scratch[4096];
 } lr_ctx;
 
 static uint64_t into_pass(void *vctx, const size_t *order, size_t n) {
     lr_ctx *c = vctx;
-    const bench_row *rows = c->ds->rows;
     lr_result res;
     lr_param_ref params[MAX_PARAMS];
     uint64_t acc = 0;
     for (size_t i = 0; i < n; i++) {
-        const bench_row *r = &rows[order[i]];
-        if (lr_router_resolve_into(c->router, r->url, r->url_len, &res, params, MAX_PARAMS, c->scratch,
+        const bench_url *u = &c->urls[order[i]];
+        if (lr_router_resolve_into(c->router, u->url, u->len, &res, params, MAX_PARAMS, c->scratch,
                                    sizeof c->scratch) == LR_OK) {
             acc += res.target_len + res.route_id;
             for (size_t k = 0; k < res.param_count; k++)
@@ -56,15 +57,14 @@ static uint64_t into_pass(void *vctx, const size_t *order, size_t n) {
 
 static uint64_t alloc_pass(void *vctx, const size_t *order, size_t n) {
     lr_ctx *c = vctx;
-    const bench_row *rows = c->ds->rows;
     uint64_t acc = 0;
     for (size_t i = 0; i < n; i++) {
-        const bench_row *r = &rows[order[i]];
+        const bench_names *p = &c->names[order[i]];
         lr_match *m;
-        if (lr_router_resolve(c->router, r->url, &m) == LR_OK) {
+        if (lr_router_resolve(c->router, c->urls[order[i]].url, &m) == LR_OK) {
             acc += strlen(lr_match_target(m));
-            for (int k = 0; k < r->nparams; k++) {
-                const char *v = lr_match_get(m, r->pnames[k]);
+            for (size_t k = 0; k < p->n; k++) {
+                const char *v = lr_match_get(m, p->names[k]);
                 acc += strlen(v) + (unsigned char)v[0];
             }
             lr_match_free(m);
@@ -153,15 +153,13 @@ static double allocations_per_lookup(lr_ctx *c, bench_pass_fn pass) {
 
 static uint64_t open_pass(void *vctx, const size_t *order, size_t n) {
     lr_ctx *c = vctx;
-    const bench_row *rows = c->ds->rows;
     uint64_t acc = 0;
     lr_open_options opts;
     memset(&opts, 0, sizeof opts);
     for (size_t i = 0; i < n; i++) {
-        const bench_row *r = &rows[order[i]];
         void *result = NULL;
-        opts.context = (void *)r;
-        if (lr_router_open(c->router, r->url, &opts, &result) == LR_OK) acc += (uint64_t)(uintptr_t)result;
+        opts.context = (void *)&c->names[order[i]];
+        if (lr_router_open(c->router, c->urls[order[i]].url, &opts, &result) == LR_OK) acc += (uint64_t)(uintptr_t)result;
     }
     return acc;
 }
@@ -182,7 +180,7 @@ static int add_open_handlers(lr_ctx *c, char *err, size_t errlen) {
         const bench_row *r = &c->ds->rows[i];
         lr_open_options opts;
         memset(&opts, 0, sizeof opts);
-        opts.context = (void *)r;
+        opts.context = (void *)&c->names[i];
         void *result = NULL;
         int rc = lr_router_open(c->router, r->url, &opts, &result);
         if (rc != LR_OK || result == NULL) {
@@ -337,7 +335,11 @@ int main(void) {
         double build_ms;
         lr_ctx c = {0};
         c.ds = &ds;
-        c.router = build(&ds, &build_ms, err, sizeof err);
+        bench_url *urls = bench_urls(&ds, 0);
+        bench_names *pnames = bench_names_of(&ds);
+        c.urls = urls;
+        c.names = pnames;
+        c.router = urls && pnames ? build(&ds, &build_ms, err, sizeof err) : NULL;
         if (!c.router) {
             bench_error_row("linkrouter/resolve_into", "c", ds.name, ds.n, 0, err);
             bench_error_row("linkrouter/resolve", "c", ds.name, ds.n, 0, err);
@@ -374,6 +376,8 @@ int main(void) {
             }
         }
         lr_router_free(c.router);
+        free(urls);
+        free(pnames);
         bench_dataset_free(&ds);
     }
     build_metrics();

@@ -9,15 +9,15 @@
 #include "linkrouter.h"
 
 /* The open rows' handler: reads from the match it is lent what the resolve rows read (the target and every
- * parameter by name); the data set's row is the open's context, the result a checksum of what was read. */
+ * parameter by name); the URL's bench_names is the open's context, the result a checksum of what was read. */
 BENCH_API int bench_lr_read_match(const lr_match *m, void *context, void *user_data, void **result,
                                   const char **message) {
     (void)user_data;
     (void)message;
-    const bench_row *r = context;
+    const bench_names *p = context;
     uint64_t acc = strlen(lr_match_target(m));
-    for (int k = 0; k < r->nparams; k++) {
-        const char *v = lr_match_get(m, r->pnames[k]);
+    for (size_t k = 0; k < p->n; k++) {
+        const char *v = lr_match_get(m, p->names[k]);
         acc += strlen(v) + (unsigned char)v[0];
     }
     *result = (void *)(uintptr_t)acc;

@@ -31,6 +31,7 @@
 typedef struct {
     node *tree;
     const bench_dataset *ds;
+    const bench_url *urls; /* what the pass reads per lookup: each row's url_path (bench_url) */
     char **paths;        /* r3 paths, kept alive for the tree's lifetime */
     int *slot_count;     /* number of {slugs} per route */
     char ***slot_names;  /* slug names per route, in pattern order */
@@ -67,12 +68,11 @@ static int cmp_path_idx(const void *a, const void *b) {
 
 static uint64_t r3_pass(void *vctx, const size_t *order, size_t n) {
     r3_ctx *c = vctx;
-    const bench_row *rows = c->ds->rows;
     uint64_t acc = 0;
     for (size_t i = 0; i < n; i++) {
-        const bench_row *r = &rows[order[i]];
-        match_entry *e = match_entry_createl(r->url_path, (int)r->url_path_len);
-        node *m = r3_tree_matchl(c->tree, r->url_path, (int)r->url_path_len, e);
+        const bench_url *u = &c->urls[order[i]];
+        match_entry *e = match_entry_createl(u->url, (int)u->len);
+        node *m = r3_tree_matchl(c->tree, u->url, (int)u->len, e);
         if (m) {
             acc += (uintptr_t)m->data;
             for (int k = 0; k < e->vars->len; k++) {
@@ -148,6 +148,8 @@ int main(void) {
         }
         r3_ctx c = {0};
         c.ds = &ds;
+        bench_url *urls = bench_urls(&ds, 1);
+        c.urls = urls;
         c.tree = r3_tree_create(10);
         c.paths = calloc(ds.n, sizeof(char *));
         c.slot_count = calloc(ds.n, sizeof(int));
@@ -208,6 +210,7 @@ int main(void) {
             }
         }
         free(c.paths); free(c.slot_count); free(c.slot_names);
+        free(urls);
         bench_dataset_free(&ds);
     }
     if (bench_sink == 42) fprintf(stderr, "sink\n");

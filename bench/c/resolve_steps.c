@@ -25,30 +25,31 @@ static const char *const step_names[STEPS] = {
     "lr_router_open, handler reading the same",
 };
 
-/* One lookup of `row` in `step`; a checksum of what it read. */
-static uint64_t step_once(lr_router *r, int step, const bench_row *row, char *scratch, size_t scratch_size)
+/* One lookup of `u` (its parameters' names `p`) in `step`; a checksum of what it read. */
+static uint64_t step_once(lr_router *r, int step, const bench_url *u, const bench_names *p, char *scratch,
+                          size_t scratch_size)
 {
     uint64_t acc = 0;
     if (step == INTO) {
         lr_result res;
         lr_param_ref params[BENCH_MAX_PARAMS];
-        if (lr_router_resolve_into(r, row->url, row->url_len, &res, params, BENCH_MAX_PARAMS, scratch, scratch_size) == LR_OK) {
+        if (lr_router_resolve_into(r, u->url, u->len, &res, params, BENCH_MAX_PARAMS, scratch, scratch_size) == LR_OK) {
             acc += res.target_len + res.route_id;
             for (size_t k = 0; k < res.param_count; k++) acc += params[k].value_len + (unsigned char)params[k].value[0];
         }
     } else if (step == OPEN) {
         lr_open_options opts;
         memset(&opts, 0, sizeof opts);
-        opts.context = (void *)row;
+        opts.context = (void *)p;
         void *result = NULL;
-        if (lr_router_open(r, row->url, &opts, &result) == LR_OK) acc += (uintptr_t)result;
+        if (lr_router_open(r, u->url, &opts, &result) == LR_OK) acc += (uintptr_t)result;
     } else {
         lr_match *m;
-        if (lr_router_resolve(r, row->url, &m) == LR_OK) {
+        if (lr_router_resolve(r, u->url, &m) == LR_OK) {
             if (step >= TARGET) acc += strlen(lr_match_target(m));
             if (step >= PARAMS)
-                for (int k = 0; k < row->nparams; k++) {
-                    const char *v = lr_match_get(m, row->pnames[k]);
+                for (size_t k = 0; k < p->n; k++) {
+                    const char *v = lr_match_get(m, p->names[k]);
                     acc += strlen(v) + (unsigned char)v[0];
                 }
             lr_match_free(m);
@@ -56,6 +57,9 @@ static uint64_t step_once(lr_router *r, int step, const bench_row *row, char *sc
     }
     return acc;
 }
+
+static const bench_url *urls;     /* what each lookup reads, dense, as make bench's passes (bench_url) */
+static const bench_names *pnames;
 
 /* The fastest of 9 runs, ns per lookup, of `step` over the rows in `order`. */
 static double time_step(lr_router *r, int step, const bench_dataset *ds, const size_t *order)
@@ -67,7 +71,8 @@ static double time_step(lr_router *r, int step, const bench_dataset *ds, const s
     for (int run = 0; run < 9; run++) {
         uint64_t t0 = bench_cpu_ns();
         for (size_t p = 0; p < passes; p++)
-            for (size_t i = 0; i < ds->n; i++) acc += step_once(r, step, &ds->rows[order[i]], scratch, sizeof scratch);
+            for (size_t i = 0; i < ds->n; i++)
+                acc += step_once(r, step, &urls[order[i]], &pnames[order[i]], scratch, sizeof scratch);
         double ns = (double)(bench_cpu_ns() - t0) / (double)(passes * ds->n);
         if (ns < best) best = ns;
     }
@@ -101,7 +106,9 @@ int main(int argc, char **argv)
         lr_match_free(m);
     }
     size_t *in_order = malloc(ds.n * sizeof *in_order), *shuffled = bench_order(ds.n);
-    if (!in_order || !shuffled) return 1;
+    urls = bench_urls(&ds, 0);
+    pnames = bench_names_of(&ds);
+    if (!in_order || !shuffled || !urls || !pnames) return 1;
     for (size_t i = 0; i < ds.n; i++) in_order[i] = i;
 
     printf("%s, %zu URLs: ns per lookup (fastest of 9 runs, thread CPU time)\n", ds.name, ds.n);
