@@ -88,7 +88,7 @@ public func lr_router_check_file(_ r: Handle?, _ path: CString?, _ flags: Int32,
 private func finish(_ report: TableReport, _ out: StringOut, _ function: StaticString) throws(RouterError) -> Int32 {
     try give(report.json, out, function)
     guard report.isValid else {
-        ThreadState.with { $0.setError(report.problems.map(\.description).joined(separator: "\n")) }
+        ThreadState.with { $0.setError(report.problems.map(\.description).joined(separator: "\n"), offset: report.offset) }
         return RouterError.Code.table.rawValue
     }
     return 0

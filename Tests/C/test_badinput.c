@@ -792,7 +792,7 @@ static void test_bulk(void)
  * lr_last_error_offset: the offset the error is about, set with the message by every failing call
  * ------------------------------------------------------------------------------------------------------------ */
 
-enum { ADD, ADD_MANY, REMOVE, REWRITE, REWRITES, LOAD_JSON, RESOLVE_NULL };
+enum { ADD, ADD_MANY, REMOVE, REWRITE, REWRITES, LOAD_JSON, CHECK_JSON, RESOLVE_NULL };
 
 static void test_error_offsets(void)
 {
@@ -818,6 +818,9 @@ static void test_error_offsets(void)
         {REWRITE, "^a(b)", "x$", LR_EPATTERN, 1, "'x$' at byte 1: "},
         {REWRITES, "^c(d)", "app://$2", LR_EPATTERN, 6, "rewrite rule 1: malformed rewrite target 'app://$2' at byte 6: "},
         {LOAD_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, "JSON syntax error at byte 12 "},
+        {CHECK_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, "JSON syntax error at byte 12 "}, /* a check as a load */
+        {CHECK_JSON, "{\"version\": 1, \"routes\": [{\"pattern\": \"app://a//b\", \"target\": \"T\"}]}", NULL, LR_ETABLE, -1,
+         "/routes/0/pattern: malformed pattern 'app://a//b' at byte 8: "}, /* a table's problems locate themselves */
         {RESOLVE_NULL, NULL, NULL, LR_EMISUSE, -1, NULL},
         {ADD, "app://a/b/c/d", NULL, LR_ELIMIT, 12, "has more than 3 segments"}, /* LR_LIMIT_SEGMENTS 3 from here */
         {REMOVE, "app://a/b/c/d", NULL, LR_ENOTFOUND, -1, NULL}, /* deeper than any route: no route to remove */
@@ -846,6 +849,13 @@ static void test_error_offsets(void)
             break;
         }
         case LOAD_JSON: rc = lr_router_load_json(r, text, strlen(text), 0); break;
+        case CHECK_JSON: {
+            char *report = NULL;
+            rc = lr_router_check_json(r, text, strlen(text), 0, &report);
+            EXPECT_TRUE(report != NULL && strstr(report, "\"valid\":false") != NULL, "the check's report says invalid");
+            lr_string_free(report);
+            break;
+        }
         case RESOLVE_NULL: rc = lr_router_resolve(r, "app://x", NULL); break;
         }
         if (rc != rows[i].expect) {

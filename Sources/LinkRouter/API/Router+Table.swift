@@ -76,7 +76,7 @@ extension Router {
                 return TableReport(problems: [], warnings: mode == .merge ? TableLint.inDocument(warnings, before: state, after: next, document) : warnings)
             } catch {
                 return TableReport(problems: error.problems.isEmpty ? [TableProblem(pointer: "", code: error.code, reason: error.message)]
-                                   : error.problems, warnings: [])
+                                   : error.problems, warnings: [], offset: error.offset)
             }
         }
     }

@@ -171,9 +171,10 @@ public final class Router: Sendable {
             var limits = state.limits
             limits.maxSegments = max(limits.maxSegments, state.table.maxDepth &+ 2)
             let parsed: Pattern
+            var tooDeep = false
             do throws(RouterError) {
-                parsed = try Pattern.parse(pattern, limits: limits)
-            } catch where error.isSegmentLimit {
+                parsed = try Pattern.parse(pattern, limits: limits, tooDeep: &tooDeep)
+            } catch where tooDeep {
                 throw .notFound("no route matches the URLs of pattern '\(excerpt(pattern))': it has more segments than any route")
             }
             var removed = -1

@@ -75,9 +75,6 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For `.table`: every problem of the route table, each located by its JSON pointer (the message lists the
     /// same problems, one per line).
     public let problems: [TableProblem]
-    /// A `.limit` error for a pattern with more segments than `maxSegments`, which `Router.remove` answers
-    /// `.notFound` instead (no route is that deep), told apart from the other limits a parse enforces.
-    package private(set) var isSegmentLimit = false
 
     public init(_ code: Code, _ message: String, offset: Int? = nil, index: Int? = nil, problems: [TableProblem] = []) {
         self.code = code
@@ -85,13 +82,6 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         self.offset = offset
         self.index = index
         self.problems = problems
-    }
-
-    /// The `.limit` error of a pattern deeper than `maxSegments` (`isSegmentLimit`).
-    package static func segmentLimit(_ message: String, offset: Int) -> RouterError {
-        var error = RouterError(.limit, message, offset: offset)
-        error.isSegmentLimit = true
-        return error
     }
 
     public var description: String { message }

@@ -50,6 +50,13 @@ package struct Pattern: Sendable {
     }
 
     package static func parse(_ text: String, limits: Limits = .default) throws(RouterError) -> Pattern {
+        var tooDeep = false
+        return try parse(text, limits: limits, tooDeep: &tooDeep)
+    }
+
+    /// `parse`, saying in `tooDeep` whether the error thrown is the segment limit's (`Router.remove` answers
+    /// that one `.notFound`: no route is that deep), rather than another limit's.
+    package static func parse(_ text: String, limits: Limits, tooDeep: inout Bool) throws(RouterError) -> Pattern {
         // Trailing optional groups, JLRoutes-style: "(/" ... ")" repeated at the very end. They are parsed as if
         // the parentheses were not there, and offsets map back to the text as written.
         let (bytes, groupBytes) = strippedGroups(Array(text.utf8))
@@ -105,8 +112,9 @@ package struct Pattern: Sendable {
                 throw fail(start, "'*' must be the last segment")
             }
             guard segments.count < limits.maxSegments else {
-                throw RouterError.segmentLimit("pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
-                                               offset: original(start))
+                tooDeep = true
+                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
+                                  offset: original(start))
             }
             let head = bytes[start]
             func addName(_ nameStart: Int, _ nameEnd: Int, at: Int) throws(RouterError) {

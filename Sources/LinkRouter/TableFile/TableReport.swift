@@ -3,10 +3,13 @@
 public struct TableReport: Sendable, Equatable {
     public let problems: [TableProblem]
     public let warnings: [TableWarning]
+    /// Where the JSON's syntax error is (then the only problem), as the load's `RouterError.offset`; else nil.
+    public let offset: Int?
 
-    public init(problems: [TableProblem], warnings: [TableWarning]) {
+    public init(problems: [TableProblem], warnings: [TableWarning], offset: Int? = nil) {
         self.problems = problems
         self.warnings = warnings
+        self.offset = offset
     }
 
     /// Whether the table would load.

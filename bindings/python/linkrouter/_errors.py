@@ -95,12 +95,12 @@ class TableError(LinkRouterError):
     code = -8
 
     def __init__(self, message: str, code: Optional[int] = None, index: Optional[int] = None,
-                 offset: Optional[int] = None, problems: Optional[List[TableProblem]] = None) -> None:
+                 problems: Optional[List[TableProblem]] = None, *, offset: Optional[int] = None) -> None:
         super().__init__(message, code, index, offset)  # offset: a JSON syntax error's (the problems locate the rest)
         self.problems: List[TableProblem] = list(problems) if problems is not None else _problems_of(message)
 
-    def __reduce__(self) -> Any:
-        return (type(self), (self.message, self.code, self.index, self.offset, self.problems))
+    def __reduce__(self) -> Any:  # the offset as state: the positional arguments stay those of earlier versions
+        return (type(self), (self.message, self.code, self.index, self.problems), {"offset": self.offset})
 
 
 def _problems_of(message: str) -> List[TableProblem]:
@@ -174,4 +174,4 @@ _BY_CODE: Dict[int, Type[LinkRouterError]] = {
 def error_for_code(code: int, message: str, index: Optional[int] = None,
                    offset: Optional[int] = None) -> LinkRouterError:
     """The exception for status ``code``; an unknown negative code gives the base class with that code."""
-    return _BY_CODE.get(code, LinkRouterError)(message, code, index, offset)
+    return _BY_CODE.get(code, LinkRouterError)(message, code, index, offset=offset)

@@ -133,7 +133,7 @@ class Tables:
                 problems = [TableProblem(p["pointer"], p["code"], p["reason"]) for p in found]
         except LinkRouterError:
             pass  # the document changed meanwhile (a file): the problems are read from the message
-        return TableError(message, LR_ETABLE, None, offset if offset >= 0 else None, problems)
+        return TableError(message, LR_ETABLE, None, problems, offset=offset if offset >= 0 else None)
 
     # -- checking and exporting -------------------------------------------------------------------------------
 

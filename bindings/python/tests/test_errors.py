@@ -221,6 +221,16 @@ def test_an_offset_is_the_one_the_library_wrote(what, call, offset):
     assert caught.value.offset == offset, caught.value.message
 
 
+def test_table_error_keeps_its_positional_arguments():
+    # problems is still the fourth positional argument; the offset is keyword-only (found by the review of the
+    # change: an offset put before problems took a caller's problems list as the offset)
+    given = [linkrouter.TableProblem("", -8, "y")]
+    e = linkrouter.TableError("x: y", -8, None, given)
+    assert (e.problems, e.offset, e.index) == (given, None, None)
+    e = linkrouter.TableError("JSON syntax error at byte 3", -8, None, None, offset=3)
+    assert e.offset == 3 and e.problems == [("", -8, "JSON syntax error at byte 3")]
+
+
 def test_an_offset_survives_pickling():
     import pickle
     for call in (lambda r: r.add("app://a//b", "t"), lambda r: r.load_json('{"routes": [')):
