@@ -19,7 +19,8 @@ PYTHON  ?= python3
 BUILD   := build
 VERSION := $(shell sed -n 's/^\#define LR_VERSION_STRING "\(.*\)"/\1/p' Include/linkrouter.h)
 
-# A self-contained .so: the Swift runtime linked in statically, so it needs only libc and libpcre2-8.
+# A self-contained .so: the Swift runtime linked in statically, so it needs libpcre2-8 and the C/C++ runtimes
+# (libc, libm, libstdc++, libgcc_s), no Swift library.
 RELEASE := -c release -Xswiftc -static-stdlib
 CFLAGS  ?= -O2
 C_WARN  := -std=c99 -Wall -Wextra -Werror -pedantic

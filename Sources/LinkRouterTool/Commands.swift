@@ -12,7 +12,7 @@ struct LinkRouterCommand: ParsableCommand {
               linkrouter rewrite --rule '(?:https://)?www.jd.com/search/(.*)' 'app://search?q=$#1' \\
                   https://www.jd.com/search/%E5%8E%9F
               linkrouter explain --table shop.json 'http://oldshop.example.com/item.php?id=7'
-              linkrouter check --strict --guard login shop.json  # CI
+              linkrouter check --strict --guard login --guard fresh-session shop.json  # CI
               linkrouter routes shop.json
               linkrouter graph shop.json | dot -Tsvg > routes.svg
               linkrouter url --table shop.json product id=42 '?ref=mail'

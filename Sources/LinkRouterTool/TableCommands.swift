@@ -7,8 +7,9 @@ struct Check: ParsableCommand {
         discussion: """
             Problems make the file unloadable (bad pattern with its byte offset, conflicting routes, a bad regex
             with PCRE2's message, an unknown template variable, a duplicate name, a wrong type, an unknown key).
-            Warnings: routes shadowed by others, rewrite targets that route nowhere, and, given --guard, guards no
-            route uses or routes requiring a guard not given.
+            Warnings: routes shadowed by others, routes that overlap (both match a URL, precedence picks one),
+            rewrite targets that route nowhere, and, given --guard, guards no route uses or routes requiring a
+            guard not given.
             Exit status: 0 valid, 1 problems (or warnings, with --strict), 2 when the file cannot be read.
             Example: linkrouter check --strict --guard login --guard fresh-session examples/tables/shop.json
             """)

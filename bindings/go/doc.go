@@ -1,7 +1,8 @@
 // Package linkrouter is the Go binding of LinkRouter, an embeddable URL router for deep links, push links and
 // web links. It is a thin cgo layer over the C ABI (Include/linkrouter.h, liblinkrouter.so) and owns no rule of
 // its own: precedence, decoding and parameters are the library's (docs/SEMANTICS.md), so Go gives the same
-// answers as C, Swift, Python and Java.
+// answers as C, Swift, Python and Java. (A URL holding a raw NUL is ErrInvalid here, as a C string cannot hold
+// one; Python's resolve takes it.)
 //
 //	r, err := linkrouter.NewRouter()
 //	if err != nil { ... }
