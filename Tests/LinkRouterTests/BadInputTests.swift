@@ -54,6 +54,43 @@ final class BadInputTests: XCTestCase {
     // MARK: Status texts
 
     /// lr_errstr's texts live with the codes, in the core: every code has its own, and any other status one text.
+    /// Found by the review of the Swift API (session 11): names that differ in bytes but are one `String`.
+    func testCanonicallyEquivalentNamesKeepPrecedence() throws {
+        let r = Router()
+        try r.add("app://item/:userKey", target: "Item")
+        // U+212A KELVIN SIGN: "user\u{212A}ey" == "userKey" as Strings, not as bytes.
+        let m = try XCTUnwrap(try r.resolve("app://item/alice?user%E2%84%AAey=mallory"))
+        XCTAssertEqual(m.params["userKey"], "alice")
+        XCTAssertEqual(m.params.dictionary["userKey"], "alice", "a query key never replaces a path parameter")
+        let e = try XCTUnwrap(try r.resolve("app://item/alice?user%E2%84%AAey=mallory", extra: ["user\u{212A}ey": "extra"]))
+        XCTAssertEqual(e.params.dictionary["userKey"], "extra", "an extra replaces either")
+        // Guards listed twice in two spellings are one guard, as guards are found and as a table file has them.
+        try r.add("app://g/:id", target: "G", requires: ["\u{E9}", "e\u{301}"])
+        XCTAssertEqual(r.routes.last?.requires.count, 1)
+        XCTAssertEqual(try Router(json: r.tableJSON).tableJSON, r.tableJSON, "the export loads back")
+    }
+
+    /// A NUL in a pattern, a rewrite's regex or template, or a table file's path: refused, as a table file or C
+    /// string cannot carry it (found by the review of the Swift API, session 11: the export did not load back, and
+    /// a path was cut at the NUL, loading another file).
+    func testNULIsRefusedWhereNoCStringCouldCarryIt() throws {
+        let r = Router()
+        let cases: [(String, () throws -> Void, RouterError.Code, String)] = [
+            ("pattern", { try r.add("app://a\u{0}b/:id", target: "T") }, .invalidURL, "contains U+0000 (NUL)"),
+            ("regex", { try r.addRewrite("^x://a\u{0}", target: "app://y") }, .invalidURL, "rewrite match"),
+            ("template", { try r.addRewrite("^x://(a)", target: "https://good.com\u{0}.evil.com/$1") }, .invalidURL, "rewrite target"),
+            ("file path", { try r.load(file: "examples/tables/shop.json\u{0}.not-this-file") }, .io, "the path contains U+0000 (NUL)"),
+        ]
+        for (what, call, code, text) in cases {
+            XCTAssertThrowsError(try call(), what) {
+                XCTAssertEqual(($0 as? RouterError)?.code, code, what)
+                XCTAssertTrue(($0 as? RouterError)?.message.contains(text) ?? false, "\(what): \($0)")
+            }
+        }
+        XCTAssertEqual(r.count, 0)
+        XCTAssertEqual(r.tableJSON, Router().tableJSON)
+    }
+
     func testEveryStatusHasItsText() {
         let texts: [(Int32, String)] = [
             (0, "ok"), (1, "no match"),

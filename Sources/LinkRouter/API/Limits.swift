@@ -96,8 +96,12 @@ public struct Limits: Sendable, Equatable {
     /// Throws `.limit` when a rewrite rule's regex or target is longer than `maxRouteText`, as a route's strings
     /// are bounded (the template stores its offsets in 32 bits). Called before the rule is compiled or parsed.
     package static func checkStorableRewrite(match: String, target: String) throws(RouterError) {
-        for (what, text) in [("match", match), ("target", target)] where text.utf8.count > maxRouteText {
-            throw .limit("rewrite \(what) of \(text.utf8.count) bytes is longer than maxRouteText (\(maxRouteText) bytes)")
+        for (what, text) in [("match", match), ("target", target)] {
+            if text.utf8.count > maxRouteText {
+                throw .limit("rewrite \(what) of \(text.utf8.count) bytes is longer than maxRouteText (\(maxRouteText) bytes)")
+            }
+            // Kept only as a table file can hold it (a C string cannot carry a NUL, nor can an export's reader).
+            if text.utf8.contains(0) { throw .invalidURL("rewrite \(what) '\(excerpt(text))' \(RouteSpec.nulReason)") }
         }
     }
 }

@@ -39,9 +39,15 @@ public struct Parameters: RandomAccessCollection, @unchecked Sendable, Equatable
         return index.map { record.param($0).value.string }
     }
 
-    /// The parameters as a dictionary.
+    /// The parameters as a dictionary. Names that differ in bytes can be one `String` key (canonically equivalent:
+    /// "K" and U+212A KELVIN SIGN, "é" precomposed or not): the precedence of SPEC §4 decides between them as it does
+    /// between equal names, so a query key never replaces a path parameter (the first kept: path parameters come
+    /// first), and an extra replaces either.
     public var dictionary: [String: String] {
-        Dictionary(map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        let record = storage.record
+        var d = Dictionary(map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for i in 0..<record.extraCount { d[record.extra(i).name.string] = record.extra(i).value.string }
+        return d
     }
 
     public var description: String { dictionary.description }

@@ -44,16 +44,18 @@ public struct RouteSpec: Sendable, Equatable {
         func refuseNUL(_ text: String, _ what: @autoclosure () -> String) throws(RouterError) {
             if text.utf8.contains(0) { throw RouterError(.invalidURL, "\(what()) \(RouteSpec.nulReason)") }
         }
+        try refuseNUL(pattern, "pattern '\(excerpt(pattern))'")
         try refuseNUL(target, "target '\(excerpt(target))'")
         var spec = self
         // A guard listed twice runs once anyway (`runGuards`): kept at its first place, as a table file must list
-        // it. Compared by bytes, as guards are found.
-        var seen = Set<[UInt8]>()
+        // it. Compared as `String`s, as guards are found (a `[String: Guard]`) and as a table file compares them:
+        // "é" precomposed and decomposed are one guard.
+        var seen = Set<String>()
         spec.requires = []
         for g in requires {
             if let why = RouteSpec.guardNameProblem(g) { throw RouterError(.invalidURL, why) }
             try refuseNUL(g, "guard name '\(excerpt(g))'")
-            if seen.insert(Array(g.utf8)).inserted { spec.requires.append(g) }
+            if seen.insert(g).inserted { spec.requires.append(g) }
         }
         for (key, value) in meta {
             try refuseNUL(key, "meta key '\(excerpt(key))'")

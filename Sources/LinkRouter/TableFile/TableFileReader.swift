@@ -11,6 +11,8 @@ enum TableFileReader {
     static func read(path: [UInt8]) throws(RouterError) -> [UInt8] {
         let shown = excerpt(String(decoding: path, as: UTF8.self))
         guard !path.isEmpty else { throw RouterError(.io, "cannot open the table file: the path is empty") }
+        // A path is a C string for open(2): a NUL would end it early and open another file.
+        guard !path.contains(0) else { throw RouterError(.io, "cannot open table file '\(shown)': the path contains U+0000 (NUL)") }
         var terminated = path
         terminated.append(0)
         let fd = terminated.withUnsafeBufferPointer { buf -> Int32 in
