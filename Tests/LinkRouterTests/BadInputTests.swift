@@ -68,6 +68,15 @@ final class BadInputTests: XCTestCase {
         try r.add("app://g/:id", target: "G", requires: ["\u{E9}", "e\u{301}"])
         XCTAssertEqual(r.routes.last?.requires.count, 1)
         XCTAssertEqual(try Router(json: r.tableJSON).tableJSON, r.tableJSON, "the export loads back")
+        // The nested view (Match.nestedParams, lr_match_to_json's params, explain) keeps names apart by bytes too,
+        // as the flat parameters do: two spellings of "café" are two keys, the Kelvin key does not touch userKey.
+        try r.add("app://q", target: "Q")
+        let q = try XCTUnwrap(try r.resolve("app://q?caf%C3%A9=1&cafe%CC%81=2"))
+        XCTAssertEqual(q.params.count, 2)
+        XCTAssertEqual(q.nestedParams, .object([(key: "caf\u{E9}", value: .string("1")), (key: "cafe\u{301}", value: .string("2"))]))
+        XCTAssertEqual(q.nestedParams["cafe\u{301}"], .string("2"))
+        XCTAssertEqual(r.explain("app://q?caf%C3%A9=1&cafe%CC%81=2").params.count, 2)
+        XCTAssertEqual(m.nestedParams, .object([(key: "userKey", value: .string("alice")), (key: "user\u{212A}ey", value: .string("mallory"))]))
     }
 
     /// A NUL in a pattern, a rewrite's regex or template, or a table file's path: refused, as a table file or C

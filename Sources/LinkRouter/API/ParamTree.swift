@@ -7,7 +7,8 @@ final class ParamTree {
         enum Kind { case string(String), list, object }
         var kind: Kind
         var keys: [String] = []
-        var children: [String: Node] = [:]
+        /// By bytes (`ExactKey`), as the router tells names apart.
+        var children: [ExactKey: Node] = [:]
         var items: [Node] = []
         /// Where the next `append` to an object starts looking. Its position is the smallest number, at least
         /// `keys.count`, that is not a key yet; keys are only ever added, so that number never goes down and the
@@ -28,7 +29,7 @@ final class ParamTree {
         }
 
         func set(_ key: String, _ node: Node) {
-            if children.updateValue(node, forKey: key) == nil { keys.append(key) }
+            if children.updateValue(node, forKey: ExactKey(key)) == nil { keys.append(key) }
         }
 
         /// Turns a list into an object keyed by position, so it can take a named key.
@@ -49,7 +50,7 @@ final class ParamTree {
             }
             var index = restart ? keys.count : max(nextIndex, keys.count)
             var probes = 1
-            while children[String(index)] != nil {
+            while children[ExactKey(String(index))] != nil {
                 index += 1
                 probes += 1
             }
@@ -61,7 +62,7 @@ final class ParamTree {
         /// The children in order: the list's items, or the object's values with their keys.
         var ordered: [(key: String, node: Node)] {
             if isList { return items.map { (key: "", node: $0) } }
-            return keys.compactMap { k in children[k].map { (key: k, node: $0) } }
+            return keys.compactMap { k in children[ExactKey(k)].map { (key: k, node: $0) } }
         }
 
         /// The node as a ParamValue, built bottom-up with an explicit stack (one entry per level).
@@ -157,7 +158,7 @@ final class ParamTree {
                 place(Node(.string(value)), in: node, at: step)
                 return
             }
-            if !step.isEmpty, let existing = node.children[step], existing.isContainer, !node.isList {
+            if !step.isEmpty, let existing = node.children[ExactKey(step)], existing.isContainer, !node.isList {
                 node = existing
             } else {
                 let child = Node(next.isEmpty ? .list : .object)

@@ -26,8 +26,9 @@ public indirect enum ParamValue: Sendable, Equatable {
         return nil
     }
 
+    /// The value under `key`, compared by bytes as the router compares names.
     public subscript(key: String) -> ParamValue? {
-        if case .object(let entries) = self { return entries.last { $0.key == key }?.value }
+        if case .object(let entries) = self { return entries.last { $0.key.utf8.elementsEqual(key.utf8) }?.value }
         return nil
     }
 }

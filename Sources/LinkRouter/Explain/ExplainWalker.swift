@@ -313,15 +313,16 @@ struct ExplainWalker {
     /// extra > path > query, in `Match.orderedParams`' order: path parameters, query keys by first appearance
     /// (last value), then extras.
     static func merge(_ path: [Match.Param], query: [Match.Param], extra: [Match.Param]) -> [Match.Param] {
+        // Names by bytes (`ExactKey`), as the lookup merges them.
         var order: [String] = []
-        var merged: [String: String] = [:]
+        var merged: [ExactKey: String] = [:]
         func put(_ p: Match.Param) {
-            if merged.updateValue(p.value, forKey: p.name) == nil { order.append(p.name) }
+            if merged.updateValue(p.value, forKey: ExactKey(p.name)) == nil { order.append(p.name) }
         }
         path.forEach(put)
-        let pathNames = Set(path.map(\.name))
-        for q in query where !pathNames.contains(q.name) { put(q) }
+        let pathNames = Set(path.map { ExactKey($0.name) })
+        for q in query where !pathNames.contains(ExactKey(q.name)) { put(q) }
         extra.forEach(put)
-        return order.map { Match.Param(name: $0, value: merged[$0] ?? "") }
+        return order.map { Match.Param(name: $0, value: merged[ExactKey($0)] ?? "") }
     }
 }

@@ -160,14 +160,16 @@ package struct MatchRecord {
             let p = pathParam(i)
             tree.set(p.name.string, p.value.string)
         }
-        var extras: [String: String] = [:]
-        for i in 0..<extraCount { extras[extra(i).name.string] = extra(i).value.string }
+        // Names by bytes (`ExactKey`), as the flat parameters and `lr_match_get` tell them apart.
+        var extras: [ExactKey: String] = [:]
+        for i in 0..<extraCount { extras[ExactKey(extra(i).name.string)] = extra(i).value.string }
+        let pathNames = Set((0..<pathParamCount).map { ExactKey(pathParam($0).name.string) })
         for i in 0..<queryCount {
             let q = query(i)
             let key = q.name.string
             let top = ParamTree.topLevelKey(key, maxDepth: maxNesting)
-            if (0..<pathParamCount).contains(where: { pathParam($0).name.string == top }) { continue }
-            if let value = extras[top] {
+            if pathNames.contains(ExactKey(top)) { continue }
+            if let value = extras[ExactKey(top)] {
                 tree.set(top, value)
             } else {
                 tree.addQuery(key, q.value.string)
