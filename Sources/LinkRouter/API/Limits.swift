@@ -100,8 +100,7 @@ public struct Limits: Sendable, Equatable {
             if text.utf8.count > maxRouteText {
                 throw .limit("rewrite \(what) of \(text.utf8.count) bytes is longer than maxRouteText (\(maxRouteText) bytes)")
             }
-            // Kept only as a table file can hold it (a C string cannot carry a NUL, nor can an export's reader).
-            if text.utf8.contains(0) { throw .invalidURL("rewrite \(what) '\(excerpt(text))' \(RouteSpec.nulReason)") }
+            try RouteSpec.refuseNUL(text, "rewrite \(what) '\(excerpt(text))'")
         }
     }
 }

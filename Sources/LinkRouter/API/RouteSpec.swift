@@ -31,6 +31,12 @@ public struct RouteSpec: Sendable, Equatable {
     /// Why a string cannot be kept when it holds a NUL, here and in table files.
     package static let nulReason = "contains U+0000 (NUL), which C strings cannot carry"
 
+    /// Throws `.invalidURL` ("<what> contains U+0000 ...") when `text` holds a NUL: a route's strings and a
+    /// rewrite rule's are kept only as a C string and a table file can carry them.
+    package static func refuseNUL(_ text: String, _ what: @autoclosure () -> String) throws(RouterError) {
+        if text.utf8.contains(0) { throw RouterError(.invalidURL, "\(what()) \(nulReason)") }
+    }
+
     /// Why a guard name cannot be required (nil when it can): a guard is registered under a non-empty name.
     package static func guardNameProblem(_ name: String) -> String? {
         name.isEmpty ? "a guard name is a non-empty string" : nil
@@ -41,11 +47,8 @@ public struct RouteSpec: Sendable, Equatable {
     /// cannot be used, or a NUL in the target, a guard name or the meta; a guard listed twice is kept once.
     package func validated() throws(RouterError) -> RouteSpec {
         if let name, let why = RouteSpec.nameProblem(name) { throw RouterError(.invalidURL, why) }
-        func refuseNUL(_ text: String, _ what: @autoclosure () -> String) throws(RouterError) {
-            if text.utf8.contains(0) { throw RouterError(.invalidURL, "\(what()) \(RouteSpec.nulReason)") }
-        }
-        try refuseNUL(pattern, "pattern '\(excerpt(pattern))'")
-        try refuseNUL(target, "target '\(excerpt(target))'")
+        try RouteSpec.refuseNUL(pattern, "pattern '\(excerpt(pattern))'")
+        try RouteSpec.refuseNUL(target, "target '\(excerpt(target))'")
         var spec = self
         // A guard listed twice runs once anyway (`runGuards`): kept at its first place, as a table file must list
         // it. Compared as `String`s, as guards are found (a `[String: Guard]`) and as a table file compares them:
@@ -54,12 +57,12 @@ public struct RouteSpec: Sendable, Equatable {
         spec.requires = []
         for g in requires {
             if let why = RouteSpec.guardNameProblem(g) { throw RouterError(.invalidURL, why) }
-            try refuseNUL(g, "guard name '\(excerpt(g))'")
+            try RouteSpec.refuseNUL(g, "guard name '\(excerpt(g))'")
             if seen.insert(g).inserted { spec.requires.append(g) }
         }
         for (key, value) in meta {
-            try refuseNUL(key, "meta key '\(excerpt(key))'")
-            try refuseNUL(value, "the value of meta key '\(excerpt(key))'")
+            try RouteSpec.refuseNUL(key, "meta key '\(excerpt(key))'")
+            try RouteSpec.refuseNUL(value, "the value of meta key '\(excerpt(key))'")
         }
         return spec
     }

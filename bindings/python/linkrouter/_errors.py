@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Type
+from typing import Any, Dict, List, NamedTuple, Optional, Type
 
 _INDEX = re.compile(r"^(?:route|rewrite rule) (\d+):")
 

@@ -293,15 +293,21 @@ def last_error() -> str:
     return raw.decode("utf-8", "replace") if raw else ""
 
 
+def last_error_offset() -> Optional[int]:
+    """This thread's lr_last_error_offset(), None for -1: read it with last_error(), before any other call."""
+    offset = lib.lr_last_error_offset()
+    return offset if offset >= 0 else None
+
+
 def error(code: int) -> LinkRouterError:
     """The exception for a negative status, with lr_last_error()'s message (lr_errstr's when that is empty) and
-    lr_last_error_offset()'s offset (None for -1), both of the call that just failed on this thread."""
+    lr_last_error_offset()'s offset, both of the call that just failed on this thread."""
     message = last_error()
-    offset = lib.lr_last_error_offset()
+    offset = last_error_offset()
     if not message:
         raw = lib.lr_errstr(code)
         message = raw.decode("utf-8", "replace") if raw else "status %d" % code
-    return error_for_code(code, message, None, offset if offset >= 0 else None)
+    return error_for_code(code, message, None, offset)
 
 
 def check(code: int) -> int:

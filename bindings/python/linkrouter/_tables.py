@@ -125,7 +125,7 @@ class Tables:
         """The TableError of a refused load: the message is lr_last_error()'s (one problem per line), the
         problems come from the structured report (lr_router_check_*) of the same document."""
         message = _native.last_error()
-        offset = _native.lib.lr_last_error_offset()  # read before the report, which calls the library again
+        offset = _native.last_error_offset()  # read before the report, which calls the library again
         problems: Optional[List[TableProblem]] = None
         try:
             found = report().get("problems") or []
@@ -133,7 +133,7 @@ class Tables:
                 problems = [TableProblem(p["pointer"], p["code"], p["reason"]) for p in found]
         except LinkRouterError:
             pass  # the document changed meanwhile (a file): the problems are read from the message
-        return TableError(message, LR_ETABLE, None, problems, offset=offset if offset >= 0 else None)
+        return TableError(message, LR_ETABLE, None, problems, offset=offset)
 
     # -- checking and exporting -------------------------------------------------------------------------------
 
