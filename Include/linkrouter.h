@@ -438,7 +438,7 @@ void lr_string_free(char *s);
 /* Loads the route table document text[0 .. len) (UTF-8, no NUL needed or allowed) into the router.
  *   LR_OK        loaded: the router holds the document's table (LR_LOAD_REPLACE) or both (LR_LOAD_MERGE)
  *   LR_ETABLE    the document has problems; nothing changed; lr_last_error() lists them, one per line
- *   LR_EINVAL    text has a NUL byte or is not UTF-8;  LR_ELIMIT  len is over 256 MiB
+ *   LR_EINVAL    text has a NUL byte (lr_last_error_offset() is where) or is not UTF-8; LR_ELIMIT len > 256 MiB
  *   LR_EMISUSE   r is NULL, text is NULL with len > 0, or flags is not LR_LOAD_REPLACE or LR_LOAD_MERGE */
 int lr_router_load_json(lr_router *r, const char *text, size_t len, int flags);
 

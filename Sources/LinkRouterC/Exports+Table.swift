@@ -15,12 +15,15 @@ private func loadMode(_ flags: Int32, _ function: StaticString) throws(RouterErr
 
 /// The `len` bytes of a table document argument: at most TableDocument's size limit, no NUL, UTF-8.
 private func tableText(_ text: CString?, _ len: UInt, _ function: StaticString) throws(RouterError) -> ByteSpan {
-    guard len <= UInt(256 << 20) else {
-        throw RouterError(.limit, "\(function): len \(len) is more than a table may be (268435456 bytes, 256 MiB)")
+    // Checked before a span is made of it: a len too big for an Int is refused as too big.
+    guard len <= UInt(Router.maxTableBytes) else {
+        throw RouterError(.limit, "\(function): len \(len) is more than a table may be (\(Router.maxTableBytes) bytes, 256 MiB)")
     }
     let span = try bytes(text, length: Int(len), "text", function)
-    if let p = span.start, let at = (0..<span.count).first(where: { p[$0] == 0 }) {
-        throw RouterError(.invalidURL, "\(function): text has a NUL byte at offset \(at)")
+    do throws(RouterError) {
+        try Router.refuseTableText(span)
+    } catch {
+        throw RouterError(error.code, "\(function): \(error.message)", offset: error.offset)
     }
     guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): text is not valid UTF-8") }
     return span

@@ -344,15 +344,15 @@ static void test_urls(void)
 
     /* Big inputs, built at run time. */
     struct big { const char *label; char *url; int expect; const char *message; } big[] = {
-        {"1 MiB URL", repeat("app://user/", "x", 1 << 20, ""), LR_ELIMIT, "maxURLLength"},
-        {"1 MiB query", repeat("app://user/1?q=", "%41", (1 << 20) / 3, ""), LR_ELIMIT, "maxURLLength"},
+        {"1 MiB URL", repeat("app://user/", "x", 1 << 20, ""), LR_ELIMIT, "longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"},
+        {"1 MiB query", repeat("app://user/1?q=", "%41", (1 << 20) / 3, ""), LR_ELIMIT, "longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"},
         {"1 MiB of invalid UTF-8", repeat("app://user/", "\xff", 1 << 20, ""), LR_ELIMIT, NULL},
         {"1 MiB scheme", repeat("", "a", 1 << 20, ":x"), LR_ELIMIT, NULL},
         {"100,000 segments", repeat("app://files", "/a", 100000, ""), LR_ELIMIT, NULL},
         {"100,000 empty segments", repeat("app://files", "/", 100000, "x"), LR_ELIMIT, NULL},
         {"100,000 query pairs", repeat("app://user/1?", "a=1&", 100000, ""), LR_ELIMIT, NULL},
         {"64 KiB, one segment", repeat("app://user/", "y", 65536 - 11, ""), LR_OK, NULL},
-        {"64 KiB + 1", repeat("app://user/", "y", 65536 - 10, ""), LR_ELIMIT, "maxURLLength"},
+        {"64 KiB + 1", repeat("app://user/", "y", 65536 - 10, ""), LR_ELIMIT, "longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"},
         {"brackets nested 10,000 deep", repeat("app://user/1?a", "[b]", 10000, "=1"), LR_OK, NULL},
         {"10,000 open brackets", repeat("app://user/1?a", "[", 10000, "=1"), LR_OK, NULL},
         {"10,000 list levels", repeat("app://user/1?a", "[]", 10000, "=1"), LR_OK, NULL},

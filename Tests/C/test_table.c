@@ -150,7 +150,8 @@ static void test_bad_arguments(void)
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1}", 14, 2), LR_EMISUSE);
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1}", 14, -1), LR_EMISUSE);
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1}\0xx", 17, 0), LR_EINVAL);
-    EXPECT_STR(lr_last_error(), "lr_router_load_json: text has a NUL byte at offset 14");
+    EXPECT_STR(lr_last_error(), "lr_router_load_json: the table text has a NUL byte at offset 14");
+    EXPECT_INT(lr_last_error_offset(), 14);
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1, \"x\": \"\xff\"}", 24, 0), LR_EINVAL);
     EXPECT_INT(lr_router_load_json(r, "{}", (size_t)-1, 0), LR_ELIMIT);
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1}", 14, LR_LOAD_MERGE), LR_OK);

@@ -100,6 +100,34 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(r.tableJSON, Router().tableJSON)
     }
 
+    /// A table text with a NUL byte is refused before it is read, with the code, message and offset of
+    /// `lr_router_load_json` (it was `.table`, a JSON syntax error, in Swift alone); a file holding one is a
+    /// syntax error in both, as its content is a document.
+    func testTableTextWithNULIsRefusedAsTheCABIRefusesIt() throws {
+        let r = Router()
+        try r.add("app://kept", target: "Kept")
+        let cases: [(String, Int)] = [
+            ("{\"version\": 1}\u{0}", 14),
+            ("\u{0}{\"version\": 1}", 0),
+            ("{\"version\": 1, \"routes\": [{\"pattern\": \"app://a\u{0}\", \"target\": \"A\"}]}", 46),
+        ]
+        for (text, offset) in cases {
+            let message = "the table text has a NUL byte at offset \(offset)"
+            XCTAssertThrowsError(try r.load(json: text), text) {
+                XCTAssertEqual(($0 as? RouterError)?.code, .invalidURL, text)
+                XCTAssertEqual(($0 as? RouterError)?.message, message, text)
+                XCTAssertEqual(($0 as? RouterError)?.offset, offset, text)
+            }
+            XCTAssertThrowsError(try Router(json: text), text) { XCTAssertEqual(($0 as? RouterError)?.code, .invalidURL, text) }
+            let report = r.check(json: text)
+            XCTAssertEqual(report.problems.map(\.code), [.invalidURL], text)
+            XCTAssertEqual(report.problems.map(\.reason), [message], text)
+            XCTAssertEqual(report.offset, offset, text)
+        }
+        XCTAssertEqual(r.count, 1)
+        XCTAssertEqual(try r.resolve("app://kept")?.target, "Kept")
+    }
+
     func testEveryStatusHasItsText() {
         let texts: [(Int32, String)] = [
             (0, "ok"), (1, "no match"),

@@ -43,7 +43,7 @@ final class ExplainTests: XCTestCase {
         let tooLong = router.explain(long)
         XCTAssertEqual(tooLong.result, .error)
         XCTAssertEqual(tooLong.error?.code, .limit)
-        XCTAssertEqual(tooLong.error?.message, "URL of 70008 bytes is longer than maxURLLength (65536)")
+        XCTAssertEqual(tooLong.error?.message, "URL of 70008 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)")
         XCTAssertEqual(tooLong.url, excerpt(long))
         XCTAssertEqual(tooLong.routed, excerpt(long))
         XCTAssertLessThan(tooLong.json.utf8.count, 2_000)

@@ -220,7 +220,7 @@ final class InsertRemoveTests: XCTestCase {
         // The segment limit's error, at the first segment past the limit.
         try r.updateLimits { $0.maxSegments = 3 }
         XCTAssertThrowsError(try r.add("app://a/b/c/d", target: "T")) {
-            XCTAssertEqual($0 as? RouterError, RouterError(.limit, "pattern 'app://a/b/c/d' has more than 3 segments (limit maxSegments)", offset: 12))
+            XCTAssertEqual($0 as? RouterError, RouterError(.limit, "pattern 'app://a/b/c/d' has more than 3 segments (limit maxSegments, LR_LIMIT_SEGMENTS)", offset: 12))
         }
     }
 }

@@ -136,10 +136,10 @@ final class URLBuildTests: XCTestCase {
         try URLBuildTests.check(router, [
             // Built URLs that this router would now refuse are refused with the limit (the limits review).
             ("v", [("n", "3")], "error -6: cannot build the URL of route 'v' ('app://h/a/v{n<uint>}.json'): it would have 3 segments "
-                + "(host included), more than maxSegments (2)"),
+                + "(host included), more than maxSegments (LR_LIMIT_SEGMENTS, 2)"),
             ("v", [("n", "x/y")], "\(e) 'v' ('app://h/a/v{n<uint>}.json'): parameter 'n' = 'x/y' does not fit 'v{n<uint>}.json'"),
             ("i", [("id", "12")], "error -6: cannot build the URL of route 'i' ('app://h/b/c/:id<int>'): it would have 4 segments "
-                + "(host included), more than maxSegments (2)"),
+                + "(host included), more than maxSegments (LR_LIMIT_SEGMENTS, 2)"),
             ("i", [("id", "abc")], "\(e) 'i' ('app://h/b/c/:id<int>'): parameter 'id' = 'abc' does not fit ':id<int>'"),
         ], resolver: resolver)
     }
@@ -155,11 +155,11 @@ final class URLBuildTests: XCTestCase {
         let e = "cannot build the URL of route"
         let refused: [(String, () throws(RouterError) -> String, String)] = [
             ("1,024 pieces", { () throws(RouterError) in try router.url(name: "f", params: ["path": pieces(1_024)]) },
-             "\(e) 'f' ('files://open/*path'): it would have 1025 segments (host included), more than maxSegments (1024)"),
+             "\(e) 'f' ('files://open/*path'): it would have 1025 segments (host included), more than maxSegments (LR_LIMIT_SEGMENTS, 1024)"),
             ("1,025 query pairs", { () throws(RouterError) in try router.url(name: "u", params: ["id": "1"], query: query(1_025)) },
-             "\(e) 'u' ('app://u/:id'): it would have 1025 query pairs, more than maxParams (1024)"),
+             "\(e) 'u' ('app://u/:id'): it would have 1025 query pairs, more than maxParams (LR_LIMIT_PARAMS, 1024)"),
             ("70,000-byte value", { () throws(RouterError) in try router.url(name: "u", params: ["id": String(repeating: " ", count: 70_000)]) },
-             "\(e) 'u' ('app://u/:id'): it would be at least 70006 bytes, more than maxURLLength (65536)"),
+             "\(e) 'u' ('app://u/:id'): it would be at least 70006 bytes, more than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"),
         ]
         for (what, build, message) in refused {
             XCTAssertThrowsError(try build(), what) {

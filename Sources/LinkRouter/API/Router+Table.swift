@@ -23,8 +23,13 @@ extension Router {
     /// lists them all (`error.problems`, and the message one per line); otherwise its routes and rewrite rules
     /// replace the router's (`.replace`) or join them (`.merge`). A resolve running meanwhile sees the old table
     /// or the new one, whole. Limits stay as they are.
+    /// Throws `.invalidURL` for text with a NUL byte and `.limit` for text over 256 MiB, before reading it, as
+    /// `lr_router_load_json` does (`refuseTableText`).
     public func load(json: String, mode: TableLoadMode = .replace) throws(RouterError) {
-        try json.withSpan { span throws(RouterError) in try load(jsonBytes: span, mode: mode) }
+        try json.withSpan { span throws(RouterError) in
+            try Router.refuseTableText(span)
+            try load(jsonBytes: span, mode: mode)
+        }
     }
 
     /// `load(json:mode:)` with the content of the file at `path`; `.io` when it cannot be read.
@@ -40,10 +45,19 @@ extension Router {
 
     /// What loading `json` with `mode` would find, without changing anything: its problems, or, for a table that
     /// would load, its warnings (shadowed routes, rewrite targets that route nowhere, and, when `guards` lists
-    /// the guards the app registers, guards no route uses or that are not registered).
+    /// the guards the app registers, guards no route uses or that are not registered). Text `load` refuses
+    /// before reading it (a NUL byte, over 256 MiB) gives that error as the report's one problem.
     public func check(json: String, mode: TableLoadMode = .replace, guards: [String]? = nil) -> TableReport {
-        (try? json.withSpan { span throws(RouterError) in check(jsonBytes: span, mode: mode, guards: guards) })
-            ?? TableReport(problems: [], warnings: [])
+        let report = try? json.withSpan { span throws(RouterError) -> TableReport in
+            do throws(RouterError) {
+                try Router.refuseTableText(span)
+            } catch {
+                return TableReport(problems: [TableProblem(pointer: "", code: error.code, reason: error.message)],
+                                   warnings: [], offset: error.offset)
+            }
+            return check(jsonBytes: span, mode: mode, guards: guards)
+        }
+        return report ?? TableReport(problems: [], warnings: [])
     }
 
     /// `check(json:mode:guards:)` on the file at `path`; `.io` when it cannot be read.
@@ -103,5 +117,23 @@ extension Router {
     /// The route named `name`, or nil.
     public func route(named name: String) -> RouteSpec? {
         withState { $0.table.route(named: name)?.spec }
+    }
+}
+
+extension Router {
+    /// The most bytes a table document may have (256 MiB; a 100,000-route table is about 15 MB).
+    package static var maxTableBytes: Int { TableDocument.maxBytes }
+
+    /// Refuses a table text given as an argument (`load(json:)`, `lr_router_load_json`) before reading it: over
+    /// `maxTableBytes` (`.limit`), or with a NUL byte (`.invalidURL`, at its offset), which no JSON document
+    /// holds and which a C caller passes by counting a string's terminator. (A file's content is read as a
+    /// document: a NUL there is a syntax error, `.table`.)
+    package static func refuseTableText(_ text: ByteSpan) throws(RouterError) {
+        guard text.count <= maxTableBytes else {
+            throw RouterError(.limit, "the table text is \(text.count) bytes, more than a table may be (\(maxTableBytes) bytes, 256 MiB)")
+        }
+        if let offset = text.buffer.firstIndex(of: 0) {
+            throw RouterError(.invalidURL, "the table text has a NUL byte at offset \(offset)", offset: offset)
+        }
     }
 }

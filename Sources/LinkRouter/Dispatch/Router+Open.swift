@@ -149,7 +149,7 @@ extension Router {
             return count + 1
         }
         guard let count else {
-            let error = RouterError(.limit, "the queue of guard '\(excerpt(guardName))' is full (\(limit) opens, limit maxPending): "
+            let error = RouterError(.limit, "the queue of guard '\(excerpt(guardName))' is full (\(limit) opens, limit maxPending, LR_LIMIT_PENDING): "
                                     + "'\(excerpt(request.url))' was not parked")
             state.dispatch.log(.warning, error.message)
             return .failed(error)

@@ -87,7 +87,7 @@ struct ExplainWalker {
         parsed = try bytes.withUnsafeBufferPointer { buf throws(RouterError) in
             let span = ByteSpan(start: buf.baseAddress, count: buf.count)
             guard span.count <= state.limits.maxURLLength else {
-                throw .limit("rewritten URL of \(span.count) bytes is longer than maxURLLength (\(state.limits.maxURLLength))")
+                throw .limit("rewritten URL of \(span.count) bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, \(state.limits.maxURLLength))")
             }
             guard let parts = URLParts.parse(span, requireScheme: true) else { throw state.notAbsolute(span) }
             try state.validate(span)
@@ -106,7 +106,7 @@ struct ExplainWalker {
             }
             let query = ExplainWalker.queryPairs(parts.query(in: span))
             guard query.count <= state.limits.maxParams else {
-                throw .limit("URL has \(query.count) query pairs, more than maxParams (\(state.limits.maxParams))")
+                throw .limit("URL has \(query.count) query pairs, more than maxParams (LR_LIMIT_PARAMS, \(state.limits.maxParams))")
             }
             return (parts, elements, hostFirst, query)
         }

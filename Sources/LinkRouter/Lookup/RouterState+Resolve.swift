@@ -16,7 +16,7 @@ extension RouterState {
     @inline(__always)
     package func checkLength(_ url: ByteSpan) throws(RouterError) {
         guard url.count <= limits.maxURLLength else {
-            throw .limit("URL of \(url.count) bytes is longer than maxURLLength (\(limits.maxURLLength))")
+            throw .limit("URL of \(url.count) bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, \(limits.maxURLLength))")
         }
     }
 
@@ -43,7 +43,7 @@ extension RouterState {
         }
         let routed = memory.routed
         guard routed.count <= limits.maxURLLength else {
-            throw .limit("rewritten URL of \(routed.count) bytes is longer than maxURLLength (\(limits.maxURLLength))")
+            throw .limit("rewritten URL of \(routed.count) bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, \(limits.maxURLLength))")
         }
         guard memory.parts.scan(routed, requireScheme: true) else {
             try validate(routed)
@@ -55,7 +55,7 @@ extension RouterState {
         // Every entry point refuses a URL with too many query pairs, matched or not, asked for its query or not.
         let pairCount = memory.parts.hasQuery ? Query.pairCount(memory.parts.query(in: routed)) : 0
         if pairCount > limits.maxParams {
-            throw .limit("URL has \(pairCount) query pairs, more than maxParams (\(limits.maxParams))")
+            throw .limit("URL has \(pairCount) query pairs, more than maxParams (LR_LIMIT_PARAMS, \(limits.maxParams))")
         }
         memory.queryPairCount = pairCount
         // Every decode the walk may write, each at most once: the host, "host:port", the greedy descent's
@@ -204,7 +204,7 @@ extension RouterState {
             inSegment = !slash
         }
         if segments > limits.maxSegments {
-            throw .limit("URL has \(segments) segments (host included), more than maxSegments (\(limits.maxSegments))")
+            throw .limit("URL has \(segments) segments (host included), more than maxSegments (LR_LIMIT_SEGMENTS, \(limits.maxSegments))")
         }
     }
 }

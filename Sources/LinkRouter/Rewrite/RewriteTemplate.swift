@@ -253,7 +253,7 @@ package final class RewriteTemplate: @unchecked Sendable {
     }
 
     private func tooLong(_ maxLength: Int) -> RouterError {
-        .limit("rewritten URL would be longer than maxURLLength (\(maxLength) bytes); rule target '\(excerpt(text))'")
+        .limit("rewritten URL would be longer than maxURLLength (LR_LIMIT_URL_LENGTH, \(maxLength) bytes); rule target '\(excerpt(text))'")
     }
 
     /// The number of the first group of a name that is set in the match, or -1 when none is.

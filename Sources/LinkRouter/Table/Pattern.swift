@@ -113,7 +113,7 @@ package struct Pattern: Sendable {
             }
             guard segments.count < limits.maxSegments else {
                 tooDeep = true
-                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments)",
+                throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(limits.maxSegments) segments (limit maxSegments, LR_LIMIT_SEGMENTS)",
                                   offset: original(start))
             }
             let head = bytes[start]

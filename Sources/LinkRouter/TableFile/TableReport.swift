@@ -3,7 +3,8 @@
 public struct TableReport: Sendable, Equatable {
     public let problems: [TableProblem]
     public let warnings: [TableWarning]
-    /// Where the JSON's syntax error is (then the only problem), as the load's `RouterError.offset`; else nil.
+    /// Where the JSON's syntax error is, or the NUL byte a text was refused for (then the only problem), as the
+    /// load's `RouterError.offset`; else nil.
     public let offset: Int?
 
     public init(problems: [TableProblem], warnings: [TableWarning], offset: Int? = nil) {

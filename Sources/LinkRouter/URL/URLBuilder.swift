@@ -108,7 +108,7 @@ enum URLBuilder {
         let least = scheme.count &+ 3 &+ values.values.reduce(0) { $0 &+ $1.utf8.count }
             &+ query.reduce(0) { $0 &+ $1.key.utf8.count &+ $1.value.utf8.count }
         guard least <= limits.maxURLLength else {
-            throw RouterError(.limit, "cannot build the URL of \(route): it would be at least \(least) bytes, more than maxURLLength (\(limits.maxURLLength))")
+            throw RouterError(.limit, "cannot build the URL of \(route): it would be at least \(least) bytes, more than maxURLLength (LR_LIMIT_URL_LENGTH, \(limits.maxURLLength))")
         }
 
         var out: [UInt8] = scheme + [ASCII.colon, ASCII.slash, ASCII.slash]
@@ -170,16 +170,16 @@ enum URLBuilder {
             encodeQuery(Array(pair.value.utf8), into: &out)
         }
         guard out.count <= limits.maxURLLength else {
-            throw RouterError(.limit, "cannot build the URL of \(route): it would be \(out.count) bytes, more than maxURLLength (\(limits.maxURLLength))")
+            throw RouterError(.limit, "cannot build the URL of \(route): it would be \(out.count) bytes, more than maxURLLength (LR_LIMIT_URL_LENGTH, \(limits.maxURLLength))")
         }
         // A lookup refuses a URL with more segments or query pairs than the limits allow: such a URL would not
         // resolve back. Segments are counted as a lookup counts them: the host and the non-empty path segments.
         let segments = out[(scheme.count &+ 3)..<pathEnd].split(separator: ASCII.slash).count
         guard segments <= limits.maxSegments else {
-            throw RouterError(.limit, "cannot build the URL of \(route): it would have \(segments) segments (host included), more than maxSegments (\(limits.maxSegments))")
+            throw RouterError(.limit, "cannot build the URL of \(route): it would have \(segments) segments (host included), more than maxSegments (LR_LIMIT_SEGMENTS, \(limits.maxSegments))")
         }
         guard query.count <= limits.maxParams else {
-            throw RouterError(.limit, "cannot build the URL of \(route): it would have \(query.count) query pairs, more than maxParams (\(limits.maxParams))")
+            throw RouterError(.limit, "cannot build the URL of \(route): it would have \(query.count) query pairs, more than maxParams (LR_LIMIT_PARAMS, \(limits.maxParams))")
         }
         if left.contains(true) {
             // Another combination of the groups may still take this URL first (`x(/:a)(/:b<int>)`: a typed or

@@ -324,11 +324,11 @@ def test_limits_take_effect_and_refuse_nonsense(router):
 # up to 1 GiB first: about 40 bytes a byte of URL, a MemoryError where that could not be had). Each row: the
 # limit set (None: the default), the URL, the outcome: LimitError's message or the match's target.
 LONG_URLS = [
-    (None, "app://" + "/" * 40_000_000, "URL of 40000006 bytes is longer than maxURLLength (65536)"),
-    (None, "app://user/" + "x" * 65526, "URL of 65537 bytes is longer than maxURLLength (65536)"),
-    (1000, "app://" + "/" * 2000, "URL of 2006 bytes is longer than maxURLLength (1000)"),
-    (300, "app://user/" + "x" * 290, "URL of 301 bytes is longer than maxURLLength (300)"),
-    (1000, "old://user/" + "y" * 500, "rewritten URL would be longer than maxURLLength (1000 bytes); rule target "
+    (None, "app://" + "/" * 40_000_000, "URL of 40000006 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"),
+    (None, "app://user/" + "x" * 65526, "URL of 65537 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"),
+    (1000, "app://" + "/" * 2000, "URL of 2006 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 1000)"),
+    (300, "app://user/" + "x" * 290, "URL of 301 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 300)"),
+    (1000, "old://user/" + "y" * 500, "rewritten URL would be longer than maxURLLength (LR_LIMIT_URL_LENGTH, 1000 bytes); rule target "
      "'app://user/$1$1'"),
     (None, "app://user/" + "x" * 65525, "User"),  # at the limit: still resolved
     (300, "app://user/" + "x" * 289, "User"),
