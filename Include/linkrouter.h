@@ -527,7 +527,8 @@ int lr_router_build_url(lr_router *r, const char *name, const char *const *names
  * others by how far they got, each with the first difference ("segment 1 'p' is not 'c'", "the URL ends after
  * 2 elements; the pattern needs 3"). Rules are tried as lr_router_resolve tries them: "skipped" is a rule the
  * rule index leaves out for this URL ("indexed": false; the URL lacks a literal every match contains), whose
- * regex is not run; "not_tried" follows the rule that fired. A URL the router refuses (not absolute, a limit)
+ * regex is not run; "not_tried" follows the rule that fired, and is every rule's outcome when the URL was refused
+ * before any ran (over LR_LIMIT_URL_LENGTH). A URL the router refuses (not absolute, a limit)
  * gives "result": "error" with the code lr_router_resolve would return; when a rule's regex fails (a PCRE2
  * limit), the rules listed end with that one, "outcome": "error". Slow (every route is checked): for debugging
  * and tools.
@@ -536,7 +537,9 @@ int lr_router_build_url(lr_router *r, const char *name, const char *const *names
 int lr_router_explain(lr_router *r, const char *url, char **json_out);
 
 /* lr_router_explain as text for people, one fact per line ("url", "rewrite", "sequence", "result",
-   "candidates" with one line each, "params", "requires", "meta"). Same codes. */
+   "candidates" with one line each, "params", "requires", "meta"): a control character in a value (a decoded
+   newline or NUL in the URL's parameters, say) is written escaped ("\n", "\u0000"), so no value can break a
+   line or end the string early. Same codes. */
 int lr_router_explain_text(lr_router *r, const char *url, char **out);
 
 /* ------------------------------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ struct Resolve: ParsableCommand, TakesURLs {
             let r = try router.makeRouter()
             let extras = Dictionary(try keyValues(extra, "--extra"), uniquingKeysWith: { $1 })
             var status: Int32 = 0
-            for input in inputURLs(urls) {
+            try forEachInputURL(urls) { _, input in
                 let url = input.text
                 do throws(RouterError) {
                     guard input.isValidUTF8 else { throw InputURL.notUTF8 }
@@ -106,7 +106,7 @@ struct Rewrite: ParsableCommand, TakesURLs {
         try runCommand {
             let r = try router.makeRouter()
             var status: Int32 = 0
-            for input in inputURLs(urls) {
+            try forEachInputURL(urls) { _, input in
                 let url = input.text
                 do throws(RouterError) {
                     guard input.isValidUTF8 else { throw InputURL.notUTF8 }
@@ -121,7 +121,8 @@ struct Rewrite: ParsableCommand, TakesURLs {
                             w.endObject()
                         })
                     } else {
-                        print(rewritten ?? url)
+                        // One line per URL: a `$#` template may have decoded a newline into it.
+                        print(oneLine(rewritten ?? url))
                     }
                 } catch {
                     if json {
@@ -161,42 +162,10 @@ struct Explain: ParsableCommand, TakesURLs {
             let r = try router.makeRouter()
             let extras = Dictionary(try keyValues(extra, "--extra"), uniquingKeysWith: { $1 })
             var status: Int32 = 0
-            for (i, input) in inputURLs(urls).enumerated() {
-                guard input.isValidUTF8 else {
-                    // What explain says of a URL it refuses before any rule is tried (one too long, say).
-                    let error = InputURL.notUTF8
-                    if json {
-                        print(Output.json { w in
-                            w.beginObject()
-                            w.key("url"); w.string(input.text)
-                            w.key("result"); w.string("error")
-                            w.key("error"); w.beginObject()
-                            w.key("code"); w.raw(String(error.code.rawValue))
-                            w.key("message"); w.string(error.message)
-                            w.endObject()
-                            w.key("rewrite"); w.beginObject()
-                            w.key("rules"); w.beginArray(); w.endArray()
-                            w.key("fired"); w.raw("null")
-                            w.endObject()
-                            w.key("routed"); w.string(input.text)
-                            w.key("sequence"); w.beginArray(); w.endArray()
-                            w.key("candidates"); w.beginArray(); w.endArray()
-                            w.key("candidates_omitted"); w.raw("0")
-                            w.key("other_scheme_routes"); w.raw("0")
-                            w.key("route"); w.raw("null")
-                            w.key("params"); w.beginObject(); w.endObject()
-                            w.key("requires"); w.beginArray(); w.endArray()
-                            w.endObject()
-                        })
-                    } else {
-                        if i > 0 { print("") }
-                        print("url         \(input.text)\nrewrite     no rules\nresult      error \(error.code.rawValue): \(error.message)")
-                    }
-                    status = 2
-                    continue
-                }
-                let url = input.text
-                let explanation = r.explain(url, extra: extras, limit: limit)
+            try forEachInputURL(urls) { i, input in
+                // A URL that is not UTF-8 is refused as the library refuses a URL before any rule is tried.
+                let explanation = input.isValidUTF8 ? r.explain(input.text, extra: extras, limit: limit)
+                    : Explanation.refused(input.text, InputURL.notUTF8, rules: r.rewriteRules)
                 if json {
                     print(explanation.json)
                 } else {

@@ -69,38 +69,61 @@ struct InputURL {
     static let notUTF8 = RouterError(.invalidURL, "URL is not valid UTF-8")
 }
 
-/// The URLs of the command line, or, when there are none, the non-empty lines of standard input (read as bytes:
-/// a line that is not UTF-8 is refused, not repaired; a line ends at "\n" or "\r\n").
-func inputURLs(_ given: [String]) -> [InputURL] {
+/// Calls `body` with each URL of the command line, or, when there are none, each non-empty line of standard
+/// input (read as bytes: a line that is not UTF-8 is refused, not repaired; a line ends at "\n" or "\r\n"),
+/// numbered from 0. Standard input is taken as it comes: the lines of each read are handled, and what they
+/// printed flushed, before the next read, so that the tool answers a pipe line by line (`tail -f | linkrouter
+/// resolve`). A failed read is a `Failure` (exit status 2), after the lines before it: a lost input must not
+/// pass for an empty one.
+func forEachInputURL(_ given: [String], _ body: (Int, InputURL) throws -> Void) throws {
     if !given.isEmpty {
-        return given.map { arg in
-            if let bytes = RawArguments.invalid[arg] { return InputURL(text: displayed(bytes), isValidUTF8: false) }
-            return InputURL(text: arg, isValidUTF8: true)
+        for (i, arg) in given.enumerated() {
+            if let bytes = RawArguments.invalid[arg] {
+                try body(i, InputURL(text: displayed(bytes), isValidUTF8: false))
+            } else {
+                try body(i, InputURL(text: arg, isValidUTF8: true))
+            }
         }
+        return
     }
-    var data: [UInt8] = []
+    var count = 0
+    func handle(_ bytes: ArraySlice<UInt8>) throws {
+        var line = bytes
+        if line.last == 13 { line = line.dropLast() }
+        if line.isEmpty { return }
+        if let text = String(validating: line, as: UTF8.self) {
+            try body(count, InputURL(text: text, isValidUTF8: true))
+        } else {
+            try body(count, InputURL(text: displayed(line), isValidUTF8: false))
+        }
+        count += 1
+    }
+    var pending: [UInt8] = []  // a line not yet ended by "\n"
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
         let n = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-        if n > 0 {
-            data += chunk[0..<n]
-        } else if n < 0 && errno == EINTR {
-            continue
-        } else {
-            break
+        if n < 0 {
+            let code = errno
+            if code == EINTR { continue }
+            try handle(pending[...])
+            throw Failure("cannot read standard input: \(String(cString: strerror(code)))")
         }
-    }
-    var urls: [InputURL] = []
-    for var line in data.split(separator: 10, omittingEmptySubsequences: false) {
-        if line.last == 13 { line = line.dropLast() }
-        if line.isEmpty { continue }
-        if let text = String(validating: line, as: UTF8.self) {
-            urls.append(InputURL(text: text, isValidUTF8: true))
-        } else {
-            urls.append(InputURL(text: displayed(line), isValidUTF8: false))
+        if n == 0 {
+            try handle(pending[...])
+            return
         }
+        // Only the new bytes are searched: a long line over many reads is not scanned again for each.
+        var from = pending.count
+        pending += chunk[0..<n]
+        var start = 0
+        while let end = pending[from...].firstIndex(of: 10) {
+            try handle(pending[start..<end])
+            start = end + 1
+            from = start
+        }
+        pending.removeFirst(start)
+        fflush(nil)  // every output stream: what these lines printed goes out before the next read waits
     }
-    return urls
 }
 
 /// The command-line arguments that are not valid UTF-8. CommandLine.arguments would repair them (each bad byte

@@ -2,10 +2,13 @@ import LinkRouter
 
 /// The routing tree of a set of routes as Graphviz dot, for `linkrouter graph`: the trie LinkRouter builds
 /// (scheme, then one level per segment; a `:param` node shared by every parameter name at its place), children
-/// in precedence order (literals in the order added, then `:param`, then `*`), a box per route.
+/// in precedence order (literals in the order added, then typed and in-segment parameters by their precedence,
+/// then the plain `:param`, then `*`), a box per route, under each route a pattern's optional groups make.
 struct RouteGraph {
     final class Node {
         let label: String
+        /// The rule of a typed or in-segment parameter node (its label is each name written with it).
+        var rule: ParamRule?
         var children: [(key: String, node: Node)] = []
         var childIndex: [String: Int] = [:]  // by key: a node may have thousands of children
         var routes: [RouteSpec] = []
@@ -23,7 +26,8 @@ struct RouteGraph {
         }
 
         func addName(_ name: String?) {
-            if let name, nameSet.insert(name).inserted { names.append(name) }
+            // A bare `*` has no name to show ("*" is its own).
+            if let name, name != "*", !name.isEmpty, nameSet.insert(name).inserted { names.append(name) }
         }
     }
 
@@ -31,29 +35,45 @@ struct RouteGraph {
 
     init(_ routes: [RouteSpec]) {
         for route in routes {
-            guard let pattern = try? Pattern.parse(route.pattern) else { continue }
-            var node = root.child(pattern.scheme.map { "1" + String(decoding: $0, as: UTF8.self) } ?? "2*",
-                                  (pattern.scheme.map { String(decoding: $0, as: UTF8.self) } ?? "*") + "://")
-            var names = pattern.paramNames.makeIterator()
-            for segment in pattern.segments {
-                switch segment {
-                case .literal(let bytes):
-                    let text = String(decoding: bytes, as: UTF8.self)
-                    node = node.child("1" + text, text)
-                case .param:
-                    node = node.child("2", ":")
-                    node.addName(names.next())
-                case .rule(let rule):
-                    let shape = rule.written("")
-                    node = node.child("2" + shape, shape)
-                    node.addName(names.next())
-                case .catchAll:
-                    node = node.child("3", "*")
-                    node.addName(names.next())
-                }
-            }
-            node.routes.append(route)
+            guard let parsed = try? Pattern.parse(route.pattern) else { continue }
+            // Each route a pattern's optional groups stand for, as the router adds them.
+            for pattern in parsed.variants { add(route, pattern) }
         }
+    }
+
+    private func add(_ route: RouteSpec, _ pattern: Pattern) {
+        var node = root.child(pattern.scheme.map { "1" + String(decoding: $0, as: UTF8.self) } ?? "2*",
+                              (pattern.scheme.map { String(decoding: $0, as: UTF8.self) } ?? "*") + "://")
+        var names = pattern.paramNames.makeIterator()
+        for segment in pattern.segments {
+            switch segment {
+            case .literal(let bytes):
+                let text = String(decoding: bytes, as: UTF8.self)
+                node = node.child("1" + text, text)
+            case .param:
+                node = node.child("3", ":")
+                node.addName(names.next())
+            case .rule(let rule):
+                // Keyed by the rule's identity (hex: its key is bytes, not text).
+                node = node.child("2" + rule.key.map { String($0, radix: 16) }.joined(separator: "."), "")
+                node.rule = rule
+                node.addName(names.next())
+            case .catchAll:
+                node = node.child("4", "*")
+                node.addName(names.next())
+            }
+        }
+        if !node.routes.contains(route) { node.routes.append(route) }
+    }
+
+    /// Children in precedence order: literals (order added), rules (`ParamRule.precedes`), `:param`, `*`.
+    private static func ordered(_ children: [(key: String, node: Node)]) -> [Node] {
+        children.enumerated().sorted { a, b in
+            let ka = a.element.key.prefix(1), kb = b.element.key.prefix(1)
+            if ka != kb { return ka < kb }
+            if let ra = a.element.node.rule, let rb = b.element.node.rule { return ParamRule.precedes(ra, rb) }
+            return a.offset < b.offset
+        }.map(\.element.node)
     }
 
     var dot: String {
@@ -74,7 +94,11 @@ struct RouteGraph {
         }
         func visit(_ node: Node, _ id: String) {
             var label = node.label
-            if label == ":" || label == "*" { label += node.names.joined(separator: "|") }
+            if let rule = node.rule {
+                label = node.names.map { rule.written($0) }.joined(separator: "|")
+            } else if label == ":" || label == "*" {
+                label += node.names.joined(separator: "|")
+            }
             lines.append("  \(id) [label=\(quoted(label))\(node === root ? ", shape=plaintext" : "")];")
             for route in node.routes {
                 next += 1
@@ -83,8 +107,7 @@ struct RouteGraph {
                 lines.append("  \(rid) [shape=box, label=\(quoted(text))];")
                 lines.append("  \(id) -> \(rid) [style=dashed];")
             }
-            for (key, child) in node.children.sorted(by: { $0.key.prefix(1) < $1.key.prefix(1) }) {
-                _ = key
+            for child in RouteGraph.ordered(node.children) {
                 next += 1
                 let cid = "n\(next)"
                 lines.append("  \(id) -> \(cid);")

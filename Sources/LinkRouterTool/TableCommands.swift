@@ -22,11 +22,19 @@ struct Check: ParsableCommand {
 
     func run() throws {
         try runCommand {
-            let report = try Router().check(file: file, guards: guards.isEmpty ? nil : guards)
+            // Read once, then judged and (when valid) loaded for its counts: a pipe, FIFO or /dev/stdin gives its
+            // content to one read only.
+            let bytes = try Router.tableFileBytes(file)
+            let router = Router()
+            let report = try bytes.withUnsafeBufferPointer { buf throws(RouterError) -> TableReport in
+                let text = ByteSpan(start: buf.baseAddress, count: buf.count)
+                let report = router.check(jsonBytes: text, mode: .replace, guards: guards.isEmpty ? nil : guards)
+                if report.isValid && !json { try router.load(jsonBytes: text, mode: .replace) }
+                return report
+            }
             if json {
                 print(report.json)
             } else if report.isValid {
-                let router = try Router(tableFile: file)
                 let rules = router.rewriteRules.count
                 print("\(file): ok, \(router.count) route\(router.count == 1 ? "" : "s"), \(rules) rewrite rule\(rules == 1 ? "" : "s")"
                       + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")"))
@@ -71,7 +79,8 @@ struct Routes: ParsableCommand {
                 return 0
             }
             let rows = [["#", "name", "pattern", "target", "requires"]] + routes.enumerated().map { i, r in
-                [String(i), r.name ?? "-", r.pattern, r.target, r.requires.joined(separator: ",")]
+                // Escaped (`oneLine`): a target or guard may hold a newline, which would break the table's rows.
+                [String(i), r.name ?? "-", r.pattern, r.target, r.requires.joined(separator: ",")].map(oneLine)
             }
             let widths = (0..<4).map { c in rows.map { $0[c].count }.max() ?? 0 }
             for row in rows {

@@ -46,7 +46,11 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(tooLong.error?.message, "URL of 70008 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)")
         XCTAssertEqual(tooLong.url, excerpt(long))
         XCTAssertEqual(tooLong.routed, excerpt(long))
-        XCTAssertLessThan(tooLong.json.utf8.count, 2_000)
+        XCTAssertLessThan(tooLong.json.utf8.count, 3_000)  // the excerpt twice and the 4 rules: not the URL
+        // Refused before the rules: each is listed as not tried (they were left out, as if there were none).
+        XCTAssertEqual(tooLong.rules.map(\.outcome), [.notTried, .notTried, .notTried, .notTried])
+        XCTAssertEqual(tooLong.text.split(separator: "\n")[1], "rewrite     not tried (4 rules): the URL was refused first")
+        XCTAssertEqual(Router().explain(long).text.split(separator: "\n")[1], "rewrite     no rules")
 
         let unknownScheme = router.explain("ftp://x/y")
         XCTAssertEqual(unknownScheme.candidates.count, 0)
@@ -86,6 +90,14 @@ final class ExplainTests: XCTestCase {
 
             """)
         XCTAssertTrue(r.explain("nope").json.contains(#""result":"error","error":{"code":-2,"#))
+        // Text for people keeps each fact on its line: a decoded newline or NUL (here from the URL, in the sequence
+        // and a parameter) is escaped, where it forged a "result" line and cut lr_router_explain_text's C string.
+        let forged = r.explain("app://user/x%0Aresult%20%20%20%20%20%20matched%00")
+        XCTAssertEqual(forged.params.map(\.value), ["x\nresult      matched\u{0}"])
+        XCTAssertEqual(forged.text.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("result") },
+                       ["result      matched app://user/:id -> User (name user)"])
+        XCTAssertTrue(forged.text.contains("params      id=x\\nresult      matched\\u0000\n"), forged.text)
+        XCTAssertFalse(forged.text.utf8.contains(0), forged.text)
         XCTAssertEqual(r.explain("app://user/1", limit: 0).candidatesOmitted, 1)
     }
 

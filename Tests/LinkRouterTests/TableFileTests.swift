@@ -86,6 +86,10 @@ final class TableFileTests: XCTestCase {
             (#"{"version": 1, "routes": [{"pattern": "a://b", "target": "T", "name": ""}]}"#, [("/routes/0/name", "non-empty", .table)]),
             (#"{"version": 1, "routes": [{"pattern": "a://b", "target": "T", "requires": "login"}]}"#, [("/routes/0/requires", "expected an array, found a string", .table)]),
             (#"{"version": 1, "routes": [{"pattern": "a://b", "target": "T", "requires": ["a", "a"]}]}"#, [("/routes/0/requires/1", "listed twice", .table)]),
+            // The first one's place in the file, past an element refused before it (a review found /requires/0).
+            (#"{"version": 1, "routes": [{"pattern": "a://b", "target": "T", "requires": [1, "a", "a"]}]}"#,
+             [("/routes/0/requires/0", "expected a string, found a number", .table),
+              ("/routes/0/requires/2", "guard 'a' is listed twice (also at /routes/0/requires/1)", .table)]),
             (#"{"version": 1, "routes": [{"pattern": "a://b", "target": "T", "meta": {"k": 1}}]}"#, [("/routes/0/meta/k", "expected a string, found a number", .table)]),
             (#"{"version": 1, "routes": [{"pattern": "a://b", "target": "T", "meta": {"k": "1", "k": "2"}}]}"#, [("/routes/0/meta/k", "appears twice", .table)]),
             (#"{"version": 1, "routes": [{"pattern": "app://a//b", "target": "T"}]}"#, [("/routes/0/pattern", "malformed pattern 'app://a//b' at byte 8", .pattern)]),

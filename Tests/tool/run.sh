@@ -17,16 +17,17 @@ passed=0 failed=0
 # A URL over maxURLLength (65536 bytes): a://x/yyy...
 LONG="a://x/$(printf 'y%.0s' $(seq 70000))"
 
-# case NAME STATUS [--stderr] [--stdin TEXT] [--stdout-full | --stdout-closed] [--squeeze] -- ARGS...
+# case NAME STATUS [--stderr] [--stdin TEXT | --stdin-from PATH] [--stdout-full | --stdout-closed] [--squeeze] -- ARGS...
 # --stdout-full sends standard output to /dev/full, --stdout-closed closes it; standard error is compared.
 # --squeeze writes each run of 200 or more y's as <y...> in the output compared.
 case_() {
-    local name=$1 status=$2 stderr=0 stdin="" stdout="" squeeze=0
+    local name=$1 status=$2 stderr=0 stdin="" stdin_from="" stdout="" squeeze=0
     shift 2
     while [ "$1" != "--" ]; do
         case $1 in
             --stderr) stderr=1; shift ;;
             --stdin) stdin=$2; shift 2 ;;
+            --stdin-from) stdin_from=$2; shift 2 ;;
             --stdout-full) stdout=full; shift ;;
             --stdout-closed) stdout=closed; shift ;;
             --squeeze) squeeze=1; shift ;;
@@ -39,6 +40,8 @@ case_() {
         got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1 >/dev/full); rc=$?
     elif [ "$stdout" = closed ]; then
         got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1 >&-); rc=$?
+    elif [ -n "$stdin_from" ]; then
+        got=$("$TOOL" "$@" < "$stdin_from" 2>&1); rc=$?
     elif [ $stderr = 1 ]; then
         got=$(printf '%s' "$stdin" | "$TOOL" "$@" 2>&1); rc=$?
     else
@@ -122,6 +125,18 @@ case_ help-stdout-full 2 --stdout-full -- --help
 # bench rewrite --rules is bounded (B49): a usage error, not a trap in the allocator
 case_ bench-rules-huge 2 --stderr -- bench rewrite --rules 9223372036854775807
 case_ bench-rules-zero 2 --stderr -- bench rewrite --rules 0
+# from the second review of the tool (session 12): a table read once, so a pipe or FIFO can be checked; a
+# failed read of standard input is an error, not an empty input; text output keeps each fact on its line (a
+# decoded newline or NUL in a URL, a target or a rewritten URL escaped); a guard listed twice names the first
+# one's place in the file; a URL refused before the rules lists them as not tried; graph in precedence order
+case_ check-pipe 0 --stdin "$(cat $SHOP)" -- check /dev/stdin
+case_ resolve-stdin-unreadable 2 --stdin-from Tests/tool -- resolve --table $SHOP
+case_ explain-escaped 1 -- explain --table $SHOP --limit 1 'shop://nothing/x%0Aresult%20%20%20%20%20%20matched%20shop:%2F%2Fcart%00'
+case_ rewrite-escaped 0 -- rewrite --rule '^j://s/(.*)' 'app://s?q=$#1' 'j://s/a%0Ab%00c' j://s/d
+case_ routes-escaped 0 -- routes $T/controls.json
+case_ check-requires-twice 1 -- check $T/requires-twice.json
+case_ explain-refused-rules 2 --squeeze -- explain --table $SHOP "$LONG"
+case_ graph-precedence 0 -- graph $T/precedence.json
 # help, version, completion
 case_ version 0 -- version
 case_ help-url 0 -- url --help

@@ -73,6 +73,12 @@ extension Router {
         }
     }
 
+    /// The bytes of the table file at `path`, read once (`.io`, `.limit`), for a caller that checks and then
+    /// loads the same bytes (`linkrouter check`): a pipe or FIFO gives its content to one read only.
+    package static func tableFileBytes(_ path: String) throws(RouterError) -> [UInt8] {
+        try TableFileReader.read(path: Array(path.utf8))
+    }
+
     /// `check(file:mode:guards:)` with the path as bytes.
     package func check(filePath: [UInt8], mode: TableLoadMode, guards: [String]?) throws(RouterError) -> TableReport {
         let bytes = try TableFileReader.read(path: filePath)

@@ -28,6 +28,8 @@ struct ExplainWalker {
             // A URL over maxURLLength (refused by `validate`, before anything is tried) is quoted rather than echoed
             // twice, escaped: it may be as long as the caller likes (SEMANTICS §6).
             let quoted = url.utf8.count > state.limits.maxURLLength ? excerpt(url) : nil
+            // Refused before any rule was tried: each rule is listed as not tried, not left out as if there were none.
+            if rules.isEmpty { return Explanation.refused(quoted ?? url, error, rules: state.rewrites.rules) }
             return Explanation(url: quoted ?? url, result: .error, error: error, rules: rules, routed: quoted ?? routed,
                                sequence: [], candidates: [], candidatesOmitted: 0, otherSchemeRoutes: 0, route: nil, params: [])
         }
@@ -324,5 +326,17 @@ struct ExplainWalker {
         for q in query where !pathNames.contains(ExactKey(q.name)) { put(q) }
         extra.forEach(put)
         return order.map { Match.Param(name: $0, value: merged[ExactKey($0)] ?? "") }
+    }
+}
+
+extension Explanation {
+    /// The explanation of `url` refused with `error` before any rule was tried (a URL over the length limit, or,
+    /// in `linkrouter explain`, one that is not UTF-8): every rule of the router (`rules`) not tried.
+    package static func refused(_ url: String, _ error: RouterError, rules: [(match: String, target: String)]) -> Explanation {
+        let listed = rules.enumerated().map { i, rule in
+            Rule(index: i, match: rule.match, target: rule.target, outcome: .notTried, indexed: false)
+        }
+        return Explanation(url: url, result: .error, error: error, rules: listed, routed: url, sequence: [], candidates: [],
+                           candidatesOmitted: 0, otherSchemeRoutes: 0, route: nil, params: [])
     }
 }

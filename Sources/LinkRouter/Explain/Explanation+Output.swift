@@ -135,20 +135,24 @@ extension Explanation {
     /// requires    login
     /// ```
     ///
-    /// `rewrite` is "no rules", "no rule fired (N rules)", "rule I fired: 'regex' -> 'target' (N rules)" followed
+    /// `rewrite` is "no rules", "not tried (N rules): the URL was refused first", "no rule fired (N rules)", "rule I fired: 'regex' -> 'target' (N rules)" followed
     /// by a `routed` line, or "rule I failed: 'regex' -> 'target' (rules after it not tried)" when its regex hit a
     /// PCRE2 limit (the `result` line gives the error); ", K skipped by the rule index" is added inside the
     /// parentheses when the index left rules out.
     public var text: String {
         var lines: [String] = []
+        // Values escaped (`oneLine`): a URL, a decoded parameter or a target may hold a newline or a NUL, which
+        // would otherwise forge the next line or cut the C string short.
         func line(_ label: String, _ value: String) {
-            lines.append(label.padding(12) + value)
+            lines.append(label.padding(12) + oneLine(value))
         }
         line("url", url)
         let skipped = rules.filter { $0.outcome == .skipped }.count
         let skippedNote = skipped == 0 ? "" : ", \(skipped) skipped by the rule index"
         if rules.isEmpty {
             line("rewrite", "no rules")
+        } else if rules.allSatisfy({ $0.outcome == .notTried }) {
+            line("rewrite", "not tried (\(rules.count) rule\(rules.count == 1 ? "" : "s")): the URL was refused first")
         } else if let failed = rules.last, failed.outcome == .error {
             line("rewrite", "rule \(failed.index) failed: '\(failed.match)' -> '\(failed.target)' (rules after it not tried"
                  + "\(skippedNote))")

@@ -90,6 +90,8 @@ struct TableDocument {
             }
         }
         var requires: [String] = []
+        // Where each accepted guard is in the file's list (an element refused before it shifts the positions).
+        var requiresAt: [Int] = []
         if let v = members["requires"], let items = array(v, at + "/requires") {
             for (k, item) in items.enumerated() {
                 let p = JSONPointer.appending(at + "/requires", k)
@@ -97,9 +99,10 @@ struct TableDocument {
                 if let why = RouteSpec.guardNameProblem(guardName) {
                     problem(p, .table, why)
                 } else if let first = requires.firstIndex(of: guardName) {
-                    problem(p, .table, "guard '\(excerpt(guardName))' is listed twice (also at \(at)/requires/\(first))")
+                    problem(p, .table, "guard '\(excerpt(guardName))' is listed twice (also at \(at)/requires/\(requiresAt[first]))")
                 } else {
                     requires.append(guardName)
+                    requiresAt.append(k)
                 }
             }
         }

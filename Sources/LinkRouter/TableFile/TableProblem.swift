@@ -21,24 +21,7 @@ public struct TableProblem: Sendable, Equatable, CustomStringConvertible {
     /// The problem as one line of text: `pointer: reason` (control characters escaped, so it stays one line).
     public var description: String {
         let line = pointer.isEmpty ? reason : "\(pointer): \(reason)"
-        return TableProblem.oneLine(line)
-    }
-
-    static func oneLine(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            case 0..<0x20, 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        return oneLine(line)
     }
 
     /// The `.table` error for `problems`: the message lists them one per line, in file order. At most

@@ -28,6 +28,6 @@ public struct TableWarning: Sendable, Equatable, CustomStringConvertible {
 
     /// `pointer: reason` on one line.
     public var description: String {
-        TableProblem.oneLine(pointer.isEmpty ? reason : "\(pointer): \(reason)")
+        oneLine(pointer.isEmpty ? reason : "\(pointer): \(reason)")
     }
 }
