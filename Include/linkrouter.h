@@ -648,6 +648,13 @@ int lr_reply_send(lr_reply reply, void *result);
    then not completed: it is still the handler's to complete). */
 int lr_reply_fail(lr_reply reply, int code, const char *message);
 
+/* A reply its handler let go without completing it (a binding's finalizer: a garbage-collected reply object):
+   completes it with LR_EHANDLER and "the handler dropped its reply without answering" when it is still pending,
+   so that its open ends at once rather than at its timeout; else does nothing. Codes as lr_reply_send, but it
+   never sets this thread's lr_last_error() or lr_last_error_offset(): a finalizer may run between another
+   call's failure and the read of its error, on the same thread. */
+int lr_reply_drop(lr_reply reply);
+
 /* The handler for URLs no route matches (FFRouter's unregistered-URL handler), called by lr_router_open, never by
    lr_router_can_route: sets *result and returns LR_OK (or any positive value), or a negative status (and
    *message). Per-scheme fallbacks

@@ -100,6 +100,13 @@ public func lr_reply_fail(_ reply: UInt64, _ code: Int32, _ text: CString?) -> I
     return Replies.complete(reply, .failure(CStatusError(code: code, message: why)))
 }
 
+@c(lr_reply_drop)
+public func lr_reply_drop(_ reply: UInt64) -> Int32 {
+    Replies.complete(reply, .failure(CStatusError(code: RouterError.Code.handler.rawValue,
+                                                  message: "the handler dropped its reply without answering")),
+                     setsError: false)
+}
+
 @c(lr_router_set_unmatched)
 public func lr_router_set_unmatched(_ r: Handle?, _ fn: lr_unmatched_fn?, _ userData: UnsafeMutableRawPointer?,
                                     _ release: lr_release_fn?) -> Int32 {

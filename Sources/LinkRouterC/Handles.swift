@@ -360,8 +360,9 @@ enum Replies {
         case unknown
     }
 
-    /// Completes reply `id` and forgets it: LR_OK, LR_ETIMEOUT or LR_EREPLIED.
-    static func complete(_ id: UInt64, _ result: Result<(any Sendable)?, any Error>) -> Int32 {
+    /// Completes reply `id` and forgets it: LR_OK, LR_ETIMEOUT or LR_EREPLIED, the last two with this thread's
+    /// error set unless `setsError` is false (`lr_reply_drop`, a finalizer's call).
+    static func complete(_ id: UInt64, _ result: Result<(any Sendable)?, any Error>, setsError: Bool = true) -> Int32 {
         let found = table.withLock { t -> Found in
             if let entry = t.pending.removeValue(forKey: id) { return .pending(entry.reply, entry.owner) }
             return t.expired.remove(id) != nil ? .expired : .unknown
@@ -372,23 +373,23 @@ enum Replies {
             defer { withExtendedLifetime(owner) {} }
             switch reply.complete(result) {
             case .delivered: return 0
-            case .timedOut: return timedOut(id)
-            case .alreadyReplied: return replied(id)
+            case .timedOut: return timedOut(id, setsError)
+            case .alreadyReplied: return replied(id, setsError)
             }
         case .expired:
-            return timedOut(id)
+            return timedOut(id, setsError)
         case .unknown:
-            return replied(id)
+            return replied(id, setsError)
         }
     }
 
-    private static func timedOut(_ id: UInt64) -> Int32 {
-        ThreadState.with { $0.setError("reply \(id) came after its open stopped waiting (timeout)") }
+    private static func timedOut(_ id: UInt64, _ setsError: Bool) -> Int32 {
+        if setsError { ThreadState.with { $0.setError("reply \(id) came after its open stopped waiting (timeout)") } }
         return RouterError.Code.timeout.rawValue
     }
 
-    private static func replied(_ id: UInt64) -> Int32 {
-        ThreadState.with { $0.setError("reply \(id) was completed before, or is unknown") }
+    private static func replied(_ id: UInt64, _ setsError: Bool) -> Int32 {
+        if setsError { ThreadState.with { $0.setError("reply \(id) was completed before, or is unknown") } }
         return RouterError.Code.replied.rawValue
     }
 }

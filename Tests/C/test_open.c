@@ -162,6 +162,41 @@ static void silent_handler(const lr_match *m, void *context, void *user_data, lr
 static int releases;
 static void count_release(void *user_data) { (void)user_data; __atomic_add_fetch(&releases, 1, __ATOMIC_SEQ_CST); }
 
+/* A handler that lets its reply go, as a binding's finalizer would: lr_reply_drop ends the open at once. */
+static lr_reply dropped_reply;
+static void dropping_handler(const lr_match *m, void *context, void *user_data, lr_reply reply)
+{
+    (void)m; (void)context; (void)user_data;
+    dropped_reply = reply;
+    EXPECT_INT(lr_reply_drop(reply), LR_OK);
+}
+
+/* lr_reply_drop: LR_EHANDLER for the open, at once (an hour's timeout); refused for a reply completed, unknown or
+   timed out, without touching this thread's error (a finalizer may run between a failure and its read). */
+static void test_dropped_reply(void)
+{
+    lr_router *r;
+    lr_router_new(&r);
+    lr_handler dropping = {NULL, dropping_handler, NULL, NULL}, silent = {NULL, silent_handler, NULL, NULL};
+    EXPECT_INT(lr_router_handle(r, "app://drop", &dropping), LR_OK);
+    EXPECT_INT(lr_router_handle(r, "app://silent", &silent), LR_OK);
+    lr_open_options hour = {NULL, NULL, 0, NULL, NULL, NULL, 3600000}, quick = {NULL, NULL, 0, NULL, NULL, NULL, 20};
+    void *result = NULL;
+    EXPECT_INT(lr_router_open(r, "app://drop", &hour, &result), LR_EHANDLER);
+    EXPECT_STR(lr_last_error(), "the handler dropped its reply without answering");
+    EXPECT_INT(lr_router_open(r, "app://silent", &quick, &result), LR_ETIMEOUT);
+
+    EXPECT_INT(lr_router_add(r, "app://a//b", "T"), LR_EPATTERN);
+    const char *expected = "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)";
+    EXPECT_STR(lr_last_error(), expected);
+    EXPECT_INT(lr_reply_drop(dropped_reply), LR_EREPLIED);
+    EXPECT_INT(lr_reply_drop((lr_reply)1 << 60), LR_EREPLIED);
+    EXPECT_INT(lr_reply_drop(held_reply), LR_ETIMEOUT);
+    EXPECT_STR(lr_last_error(), expected);
+    EXPECT_INT(lr_last_error_offset(), 8);
+    lr_router_free(r);
+}
+
 static void test_handler_kinds(void)
 {
     lr_router *r;
@@ -931,6 +966,7 @@ static void test_extras_order(void)
 int main(void)
 {
     test_handler_kinds();
+    test_dropped_reply();
     test_extras_order();
     test_unmatched();
     test_guards_and_deferred_opens();

@@ -940,10 +940,21 @@ class Reply:
         return True
 
     def __del__(self) -> None:
+        # The garbage collector may run this between another call's failure and the read of its error, on that
+        # thread: lr_reply_drop completes the reply without touching the thread's last error (lr_reply_fail,
+        # refused for a reply that timed out, replaced it).
         if self._done:
             return
         try:
-            self._settle(error=HandlerError("the handler dropped its reply without answering", LR_EHANDLER))
+            with self._lock:
+                if self._done:
+                    return
+                self._done = True
+                if self._entry is not None:
+                    self._entry.error = HandlerError("the handler dropped its reply without answering", LR_EHANDLER)
+                lib.lr_reply_drop(self._id)
+            if RELEASED:
+                drain_released()
         except BaseException:
             pass
 

@@ -186,6 +186,7 @@ _FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("lr_router_handle_target", c_int, (c_void_p, c_char_p, POINTER(Handler))),
     ("lr_reply_send", c_int, (c_uint64, c_void_p)),
     ("lr_reply_fail", c_int, (c_uint64, c_int, c_char_p)),
+    ("lr_reply_drop", c_int, (c_uint64,)),
     ("lr_router_set_unmatched", c_int, (c_void_p, UNMATCHED_FN, c_void_p, RELEASE_FN)),
     ("lr_router_add_guard", c_int, (c_void_p, c_char_p, c_int, GUARD_FN, c_void_p, RELEASE_FN)),
     ("lr_router_remove_guard", c_int, (c_void_p, c_char_p)),

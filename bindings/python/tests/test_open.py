@@ -230,6 +230,29 @@ def test_a_dropped_reply_fails_the_open_at_once(r):
         r.open("app://drop", timeout=3600)
 
 
+def test_a_dropped_reply_leaves_this_threads_error_alone(r):
+    # The collector may finalize a dropped Reply between another call's failure and the read of its error: the
+    # finalizer's lr_reply_drop must not replace that error (lr_reply_fail, refused for a reply that timed out,
+    # did: "reply N came after its open stopped waiting").
+    import gc
+    from linkrouter import _native
+
+    held = []
+    r.route("app://silent", callback=True)(lambda m, reply: held.append(reply))
+    with pytest.raises(linkrouter.TimeoutError):
+        r.open("app://silent", timeout=0.02)
+    unknown = 1 << 40
+    assert _native.lib.lr_reply_send(unknown, None) == -13  # LR_EREPLIED, with its message
+    expected = "reply %d was completed before, or is unknown" % unknown
+    assert _native.last_error() == expected
+    reply = held.pop()
+    assert not reply.done
+    del reply
+    gc.collect()
+    assert _native.last_error() == expected
+    assert _native.last_error_offset() is None
+
+
 def test_a_sync_handler_on_an_executor_that_misses_its_timeout(r):
     release = threading.Event()
     finished = []
