@@ -333,6 +333,22 @@ class _DeferredFree:
         lib.lr_router_free(self.address)
 
 
+def calls_library(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A Router method counted as a call on its router (``_enter``, ``_leave``) from before it reads the handle
+    until it returns: a ``close()`` meanwhile (a finalizer the garbage collector runs on this thread while ctypes
+    converts the call's arguments, or in a callback's prologue, before :func:`_inside` counts it) then waits for
+    the call to end (``_finish_close``) instead of freeing the router under it."""
+    @functools.wraps(method)
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        self._enter()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            if self._leave():
+                self._finish_close()
+    return counted
+
+
 def _drop_parked(opens: OpenSet) -> None:
     for token in list(opens):
         entry = _OPENS.get(token)

@@ -51,6 +51,9 @@ def meta_from_metadata(metadata: str) -> Mapping[str, str]:
     return meta
 
 
+_counted = _dispatch.calls_library  # a method counted as a call on its router (see Router.close)
+
+
 class Opening:
     """Opening URLs: mixed into :class:`linkrouter.Router`. See docs/OPENING.md for the open path."""
 
@@ -77,6 +80,7 @@ class Opening:
             return fn
         return register
 
+    @_counted
     def add_route_spec(self, pattern: str, target: Optional[str], name: Optional[str], requires: Sequence[str],
                        meta: Optional[Mapping[str, str]], handler: Optional[Callable[..., Any]],
                        callback: bool = False) -> None:
@@ -124,17 +128,23 @@ class Opening:
         def register(fn: F) -> F:
             h, token = _dispatch.handler_struct(fn, callback)
             try:
-                check(lib.lr_router_handle_target(self._handle(), name, _native.byref(h)))
+                self._handle_target(name, _native.byref(h))
             except BaseException:
                 _dispatch.release(token)
                 raise
             return fn
         return register
 
+    @_counted
+    def _handle_target(self, name: bytes, handler: Any) -> None:
+        check(lib.lr_router_handle_target(self._handle(), name, handler))
+
+    @_counted
     def remove_target(self, target: str) -> None:
         """Removes the handler of ``target`` (its routes then have none: ``open`` raises NotFoundError)."""
-        check(lib.lr_router_handle_target(self._handle(), text(target, "target"), None))
+        self._handle_target(text(target, "target"), None)
 
+    @_counted
     def unmatched(self, fn: Optional[F]) -> Optional[F]:
         """Decorator: the handler of URLs no route matches; it gets an :class:`OpenRequest` (``url``, ``extra``,
         ``context``) and what it returns is what ``open`` returns. ``router.unmatched(None)`` removes it."""
@@ -165,6 +175,7 @@ class Opening:
             return fn
         return register
 
+    @_counted
     def add_guard(self, name: str, fn: Callable[[Any], Any], global_: bool = False) -> None:
         """:meth:`guard` without the decorator."""
         encoded = text(name, "guard name")
@@ -178,12 +189,14 @@ class Opening:
             _dispatch.release(token)
             raise
 
+    @_counted
     def remove_guard(self, name: str) -> None:
         """Removes the guard ``name``; routes that require it are then denied. NotFoundError when there is none."""
         check(lib.lr_router_remove_guard(self._handle(), text(name, "guard name")))
 
     # -- opening ----------------------------------------------------------------------------------------------
 
+    @_counted
     def open(self, url: Union[str, bytes], extra: Optional[Mapping[str, Any]] = None, context: Any = None,
              executor: Any = None, timeout: Optional[float] = None) -> Any:
         """Opens ``url``: rewrite, resolve, the global guards, the route's guards, then its handler (its own, else
@@ -216,6 +229,19 @@ class Opening:
         loop (or on the loop given as ``executor``); plain handlers run on ``executor``, else here, in the loop's
         thread. Cancelling the await cancels an ``async def`` handler still running."""
         running = asyncio.get_running_loop()
+        entry, fut = self._start_open(running, url, extra, context, executor, timeout)
+        try:
+            return await fut
+        except asyncio.CancelledError:
+            if entry.task is not None:
+                entry.task.cancel()
+            raise
+
+    @_counted
+    def _start_open(self, running: Any, url: Any, extra: Optional[Mapping[str, Any]], context: Any, executor: Any,
+                    timeout: Optional[float]) -> Any:
+        """open_async's call into the library (counted as a call on the router; the await is not): the open's
+        entry and the future its outcome settles."""
         h, u, names, values, loop = self._prepare(url, extra, executor)
         entry = _dispatch.new_open(self._opens, u.decode("utf-8", "replace"), extra, context, executor, loop or running)
         try:
@@ -230,12 +256,7 @@ class Opening:
         if rc < 0:
             _dispatch.finish(entry)
             raise _native.error(rc)
-        try:
-            return await fut
-        except asyncio.CancelledError:
-            if entry.task is not None:
-                entry.task.cancel()
-            raise
+        return entry, fut
 
     def _prepare(self, url: Any, extra: Optional[Mapping[str, Any]], executor: Any) -> Any:
         h = self._handle()
@@ -248,6 +269,7 @@ class Opening:
 
     # -- deferred opens ---------------------------------------------------------------------------------------
 
+    @_counted
     def resume(self, name: str) -> List[Any]:
         """Replays the opens guard ``name`` parked, in the order parked, each through the whole open path, waiting
         for each (a URL that no longer routes goes to the unmatched handler; one deferred again is parked again).
@@ -271,16 +293,19 @@ class Opening:
         event loop meanwhile."""
         return await asyncio.get_running_loop().run_in_executor(None, self.resume, name)
 
+    @_counted
     def pending(self, name: str) -> List[OpenRequest]:
         """The opens guard ``name`` parked, in order, as :class:`OpenRequest` (``url``, ``extra``, ``context``)."""
         return _dispatch.pending_list(lib.lr_router_pending, self._handle(), text(name, "guard name"), False)
 
+    @_counted
     def drop_pending(self, name: str) -> List[OpenRequest]:
         """Discards the opens guard ``name`` parked and returns them, as :meth:`pending` lists them."""
         return _dispatch.pending_list(lib.lr_router_drop_pending, self._handle(), text(name, "guard name"), True)
 
     # -- logging ----------------------------------------------------------------------------------------------
 
+    @_counted
     def set_log(self, fn: Optional[Callable[[LogLevel, str], Any]], level: Union[LogLevel, int] = LogLevel.INFO) -> None:
         """Sends what opens do to ``fn(level, message)`` at ``level`` and below (LogLevel.ERROR, WARN, INFO,
         DEBUG), from whichever thread does it; ``set_log(None)`` (or LogLevel.OFF) turns it off, the default, in

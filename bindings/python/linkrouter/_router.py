@@ -60,6 +60,8 @@ _CALL_AGAIN = 2  # not a status of the library: "call the declared function"
 _fast = lib.resolve_packed_fast
 _released = _dispatch.RELEASED  # what the library let go, dropped at the entry of calls (_dispatch.drain_released)
 _drain = _dispatch.drain_released
+_counted = _dispatch.calls_library  # a method counted as a call on its router (see Router.close)
+_CALLS_LOCK = threading.Lock()  # the ctypes path's call counts: += is not atomic between threads
 
 
 class Limit(enum.IntEnum):
@@ -299,6 +301,18 @@ class _CtypesResolve:
     _h: Any
     _routes: Dict[int, Tuple[Any, ...]]
     _nesting: int
+    _calls = 0  # library calls on this router under way (RouterCore counts them in C)
+    _close_pending = False  # close() came during a call: the last call to end frees the router
+
+    def _enter(self) -> None:
+        with _CALLS_LOCK:
+            self._calls += 1
+
+    def _leave(self) -> bool:
+        """The end of a call: True when it was the last and a close() waits for it."""
+        with _CALLS_LOCK:
+            self._calls -= 1
+            return not self._calls and self._close_pending
 
     def resolve(self, url: URL, extra: Optional[Mapping[str, Any]] = None) -> Optional[Match]:
         """The match for ``url`` (rewritten first), or None when no route matches.
@@ -317,18 +331,23 @@ class _CtypesResolve:
             buf, cap, _ = _tls.state
         except AttributeError:
             buf, cap, _ = _thread_state()
+        self._enter()  # (see Router.close)
         try:
-            # needed = NULL: the header's word 0 says how many bytes were used; _resolve_slow asks for the
-            # size when the buffer was too small.
-            rc = _fast(self._h, b, len(b), buf, cap, None)
-        except _native.ArgumentError:  # a length of 2**31 or more: the declared function takes it
-            rc = _CALL_AGAIN
-        if rc:
-            if rc == LR_NOMATCH:
-                return None
-            buf = self._resolve_slow(rc, b)
-            if buf is None:
-                return None
+            try:
+                # needed = NULL: the header's word 0 says how many bytes were used; _resolve_slow asks for the
+                # size when the buffer was too small.
+                rc = _fast(self._h, b, len(b), buf, cap, None)
+            except _native.ArgumentError:  # a length of 2**31 or more: the declared function takes it
+                rc = _CALL_AGAIN
+            if rc:
+                if rc == LR_NOMATCH:
+                    return None
+                buf = self._resolve_slow(rc, b)
+                if buf is None:
+                    return None
+        finally:
+            if self._leave():
+                self._finish_close()
         used, rid, p, q = _used_id_p_q(buf)
         data = buf[:used]
         try:
@@ -490,8 +509,19 @@ class Router(_ResolveBase, Opening, Tables):
         return h
 
     def close(self) -> None:
-        """Frees the routing table now. Further calls raise ValueError; closing twice is fine."""
-        self._h = None
+        """Frees the routing table now. Further calls raise ValueError; closing twice is fine.
+
+        A close() that comes while a call on this router is under way on this thread (from a finalizer the garbage
+        collector runs inside it) takes effect at once for every later call, and frees the table when that call
+        ends (B91): freeing it under the call crashed the process."""
+        self._h = None  # every later call raises ValueError (the C resolve reads it too)
+        if self._calls:
+            self._close_pending = True  # the last call to end (_leave) calls _finish_close
+            return
+        self._finish_close()
+
+    def _finish_close(self) -> None:
+        self._close_pending = False
         self._finalizer()
         _drain()  # the handlers and guards the router's freeing let go
 
@@ -523,11 +553,13 @@ class Router(_ResolveBase, Opening, Tables):
 
     # -- routes ---------------------------------------------------------------------------------------------
 
+    @_counted
     def add(self, pattern: str, target: str) -> None:
         """Adds a route. PatternError (malformed; ``offset`` says where), ConflictError (the message names the
         existing route), LimitError (more segments than Limit.SEGMENTS)."""
         check(lib.lr_router_add(self._handle(), _text(pattern, "pattern"), _text(target, "target")))
 
+    @_counted
     def add_route(self, pattern: str, target: str, name: Optional[str] = None, metadata: Optional[str] = None, *,
                   requires: Sequence[str] = (), meta: Optional[Mapping[str, str]] = None) -> None:
         """Adds a route that also carries a name (unique in the router), its meta (string key/values, given as
@@ -550,6 +582,7 @@ class Router(_ResolveBase, Opening, Tables):
         error's ``index`` says which (its message starts with "route <i>:")."""
         self._add_pairs(lib.lr_router_add_many, routes, "pattern")
 
+    @_counted
     def _add_pairs(self, fn: Any, items: Iterable[Tuple[str, str]], what: str) -> None:
         label = "route" if what == "pattern" else "rewrite rule"  # the C library's prefixes
         firsts: List[bytes] = []
@@ -573,16 +606,19 @@ class Router(_ResolveBase, Opening, Tables):
                 err.index = failed.value
             raise err
 
+    @_counted
     def remove(self, pattern: str) -> None:
         """Removes the route ``pattern`` would conflict with (so ``app://u/:x`` removes ``app://u/:id``).
         NotFoundError when there is none."""
         check(lib.lr_router_remove(self._handle(), _text(pattern, "pattern")))
 
+    @_counted
     def clear(self) -> None:
         """Removes every route; rewrite rules stay."""
         check(lib.lr_router_clear(self._handle()))
         self._routes = {}
 
+    @_counted
     def __len__(self) -> int:
         n = _native.new_size()
         check(lib.lr_router_count(self._handle(), _native.byref(n)))
@@ -590,6 +626,7 @@ class Router(_ResolveBase, Opening, Tables):
 
     # -- lookups --------------------------------------------------------------------------------------------
 
+    @_counted
     def can_route(self, url: URL) -> bool:
         """True when ``url`` (after rewriting) matches a route. InvalidURLError, LimitError."""
         b = url.encode() if type(url) is str and url.isascii() else _url_bytes(url)
@@ -597,6 +634,7 @@ class Router(_ResolveBase, Opening, Tables):
             return self.resolve(b) is not None
         return check(lib.lr_router_can_route(self._handle(), b)) == 1
 
+    @_counted
     def resolve_json(self, url: URL, extra: Optional[Mapping[str, str]] = None) -> Optional[str]:
         """The match as the library's JSON (lr_match_to_json), or None. ``extra`` values must be str here."""
         b = _url_bytes(url)
@@ -617,6 +655,7 @@ class Router(_ResolveBase, Opening, Tables):
 
     # -- rewrite rules --------------------------------------------------------------------------------------
 
+    @_counted
     def add_rewrite(self, match: str, target: str) -> None:
         """Adds a rewrite rule: ``match`` a PCRE2 regex, ``target`` a template ($1, $$1 encoded, $#1 decoded,
         ${name}, $host ...). A rule with the same ``match`` gets the new target in place.
@@ -627,13 +666,16 @@ class Router(_ResolveBase, Opening, Tables):
         """Adds (match, target) rules in order, all or none; the error's ``index`` names the refused rule."""
         self._add_pairs(lib.lr_router_add_rewrites, rules, "match")
 
+    @_counted
     def remove_rewrite(self, match: str) -> None:
         """Removes the rule whose regex is exactly ``match``; NotFoundError when there is none."""
         check(lib.lr_router_remove_rewrite(self._handle(), _text(match, "match")))
 
+    @_counted
     def clear_rewrites(self) -> None:
         check(lib.lr_router_clear_rewrites(self._handle()))
 
+    @_counted
     def rewrite(self, url: URL) -> Optional[str]:
         """``url`` rewritten by the first rule that matches, or None when none does. ``url`` need not be
         absolute here. LimitError (a regex hit its match or depth limit), InvalidURLError."""
@@ -645,6 +687,7 @@ class Router(_ResolveBase, Opening, Tables):
 
     # -- limits ---------------------------------------------------------------------------------------------
 
+    @_counted
     def set_limit(self, limit: Union[Limit, int, str], value: int) -> None:
         """Sets a limit (a Limit, its number, or its name such as "url_length" or "LR_LIMIT_URL_LENGTH").
         MisuseError for an unknown limit, zero, or a value too large."""
@@ -659,6 +702,7 @@ class Router(_ResolveBase, Opening, Tables):
         elif which == Limit.URL_LENGTH:
             self._url_limit = value
 
+    @_counted
     def get_limit(self, limit: Union[Limit, int, str]) -> int:
         n = _native.new_size()
         check(lib.lr_router_get_limit(self._handle(), _limit(limit), _native.byref(n)))

@@ -25,8 +25,11 @@
  * host on, with any scheme: it matches every URL), and no rewrite rules, so they are the library's own parse,
  * whatever the user's table has become since.
  *
- * The GIL is held throughout: the library call costs about as much as releasing and taking back the GIL, and
- * holding it means no other thread can close() a router under a running resolve. Python code can still run inside
+ * The GIL is held throughout: the library call costs about as much as releasing and taking back the GIL. (Python
+ * code run inside a call, in a callback, may hand the GIL to another thread: close() racing with calls on other
+ * threads is the caller's to avoid, as the Router docstring says.) A call is counted in the router's `calls`
+ * from before its handle is read: a close() meanwhile (a finalizer on this thread) waits for it to end
+ * (leave_call), and the ctypes calls are counted the same way (_enter, _leave). Python code can still run inside
  * a library call, on this thread: a call may let go of an old snapshot (of any router) that this thread cached,
  * and the release callbacks of its handlers run. They drop no Python object there (whose __del__ could close the
  * router under the lookup): they move it to _dispatch.RELEASED, which resolve empties at its entry, before it
@@ -48,6 +51,8 @@
 #ifndef Py_T_OBJECT_EX
 #define Py_T_OBJECT_EX T_OBJECT_EX
 #define Py_T_PYSSIZET T_PYSSIZET
+#define Py_T_BOOL T_BOOL
+#define Py_READONLY READONLY
 #endif
 #if PY_VERSION_HEX < 0x030A0000  /* Python 3.8 and 3.9 */
 static PyObject *Py_NewRef(PyObject *o) { Py_INCREF(o); return o; }
@@ -1020,7 +1025,26 @@ typedef struct {
     Py_buffer h;               /* `_h`'s buffer, held while set; h.obj is `_h`, NULL for None */
     RouteCache routes;         /* what Python sees as `_routes` */
     Py_ssize_t url_limit;      /* `_url_limit`: LR_LIMIT_URL_LENGTH as Router sets it; 0 until then */
+    Py_ssize_t calls;          /* `_calls`: library calls on this router under way (resolve's, and the ctypes
+                                  calls' through _enter/_leave); changed under the GIL only */
+    char close_pending;        /* `_close_pending`: close() came during a call; the last call to end frees */
 } RouterCore;
+
+/* The end of a call on the router: the last one to end while a close() waits finishes it (Router._finish_close),
+   with any exception of the call kept. A close() run inside a call (a finalizer the garbage collector ran while
+   ctypes converted the arguments, or in a callback's prologue) must not free the router under that call. */
+static void leave_call(RouterCore *self) {
+    if (--self->calls > 0 || !self->close_pending)
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *done = PyObject_CallMethod((PyObject *)self, "_finish_close", NULL);
+    if (done)
+        Py_DECREF(done);
+    else
+        PyErr_WriteUnraisable((PyObject *)self);
+    PyErr_Restore(type, value, tb);
+}
 
 static lr_router *const no_router = NULL;  /* what a router without a handle reads: closed */
 
@@ -1183,6 +1207,7 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
     PyObject *url, *extra, *converted = NULL, *result = NULL;
     lr_param_ref *heap_refs = NULL;  /* freed at done: declared before the first goto */
     char *heap_scratch = NULL;
+    int entered = 0;  /* counted in self->calls (left at done) */
     if (resolve_args(args, nargs, kwnames, &url, &extra) < 0)
         return NULL;
     const char *text = NULL;
@@ -1212,7 +1237,11 @@ static PyObject *core_resolve(RouterCore *self, PyObject *const *args, Py_ssize_
         text = PyBytes_AS_STRING(url);
         len = PyBytes_GET_SIZE(url);
     }
-    if (drain_point() < 0 || !open_router(self->handle))  /* (read again before each call below) */
+    if (drain_point() < 0)
+        goto done;
+    self->calls++;  /* before the handle is read: a close() from here on waits for this call to end */
+    entered = 1;
+    if (!open_router(self->handle))  /* (read again before each call below) */
         goto done;
     /* This thread's memory: the C stack, or heap memory of the sizes the library asks for (again, if a change of
        table makes them grow meanwhile). */
@@ -1291,7 +1320,24 @@ done:
     if (heap_scratch)
         PyMem_Free(heap_scratch);
     Py_XDECREF(converted);
+    if (entered)
+        leave_call(self);
     return result;
+}
+
+/* `_enter()` and `_leave()`: a ctypes call on this router (Router._use), counted as resolve counts itself;
+   `_leave()` is True when it was the last call and a close() waits (the caller then finishes it). */
+static PyObject *core_enter(RouterCore *self, PyObject *unused) {
+    (void)unused;
+    self->calls++;
+    Py_RETURN_NONE;
+}
+
+static PyObject *core_leave(RouterCore *self, PyObject *unused) {
+    (void)unused;
+    if (--self->calls > 0 || !self->close_pending)
+        Py_RETURN_FALSE;
+    Py_RETURN_TRUE;
 }
 
 static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
@@ -1395,6 +1441,8 @@ static int core_set_routes(RouterCore *self, PyObject *value, void *closure) {
 
 static PyMethodDef core_methods[] = {
     {"resolve", (PyCFunction)(void (*)(void))core_resolve, METH_FASTCALL | METH_KEYWORDS, core_resolve_doc},
+    {"_enter", (PyCFunction)core_enter, METH_NOARGS, "a library call on this router begins"},
+    {"_leave", (PyCFunction)core_leave, METH_NOARGS, "it ends: True when it was the last and a close() waits"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1407,6 +1455,8 @@ static PyGetSetDef core_getset[] = {
 static PyMemberDef core_members[] = {
     {"_url_limit", Py_T_PYSSIZET, offsetof(RouterCore, url_limit), 0,
      "the router's URL limit, as Router.set_limit last set it: resolve sizes memory ahead for URLs up to it"},
+    {"_calls", Py_T_PYSSIZET, offsetof(RouterCore, calls), Py_READONLY, "library calls on this router under way"},
+    {"_close_pending", Py_T_BOOL, offsetof(RouterCore, close_pending), 0, "close() waits for the calls to end"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Type, TypeVar, Union
 
-from . import _native
+from . import _dispatch, _native
 from ._convert import ACCEPTED, text
 from ._errors import InvalidURLError, LinkRouterError, TableError, TableProblem
 from ._native import LR_ETABLE, LR_LOAD_MERGE, LR_LOAD_REPLACE, check, lib
@@ -58,6 +58,9 @@ def _pairs(query: Any) -> Iterable[Tuple[Any, Any]]:
         raise TypeError("query must be a mapping or (key, value) pairs") from None
 
 
+_counted = _dispatch.calls_library  # a method counted as a call on its router (see Router.close)
+
+
 class Tables:
     """Route tables: mixed into :class:`linkrouter.Router`."""
 
@@ -93,6 +96,7 @@ class Tables:
     def close(self) -> None:  # Router's
         raise NotImplementedError
 
+    @_counted
     def load_json(self, document: Union[str, bytes], replace: bool = True) -> None:
         """Loads a table document: its routes and rules replace the router's (``replace=True``), or are added to
         them (``replace=False``: a conflict with an existing route or name is a problem). All or nothing: on any
@@ -106,6 +110,7 @@ class Tables:
         check(rc)
         self._forget_routes()
 
+    @_counted
     def load_file(self, path: Path, replace: bool = True) -> None:
         """:meth:`load_json` with the file at ``path``. LinkRouterIOError when it cannot be read; content that is
         not UTF-8 is a TableError."""
@@ -137,6 +142,7 @@ class Tables:
 
     # -- checking and exporting -------------------------------------------------------------------------------
 
+    @_counted
     def check_json(self, document: Union[str, bytes], replace: bool = True) -> Dict[str, Any]:
         """Judges a document as :meth:`load_json` would load it into this router, changing nothing: the report
         ``{"valid": bool, "problems": [{"pointer", "code", "reason"}], "warnings": [{"pointer", "kind",
@@ -146,6 +152,7 @@ class Tables:
         rc = lib.lr_router_check_json(self._handle(), data, len(data), _flags(replace), _native.byref(out))
         return self._report(rc, out)
 
+    @_counted
     def check_file(self, path: Path, replace: bool = True) -> Dict[str, Any]:
         """:meth:`check_json` of the file at ``path``; LinkRouterIOError when it cannot be read."""
         out = _native.void_out()
@@ -162,6 +169,7 @@ class Tables:
         result: Dict[str, Any] = json.loads(report)
         return result
 
+    @_counted
     def to_json(self) -> str:
         """The router's table as a document: routes in the order added, then the rules; fixed key order, two-space
         indentation, a final newline. Loading it gives the same table, and exporting that the same text."""
@@ -169,6 +177,7 @@ class Tables:
         check(lib.lr_router_to_json(self._handle(), _native.byref(out)))
         return _native.take_string(out.value) or ""
 
+    @_counted
     def overlaps(self) -> List[Dict[str, Any]]:
         """Pairs of routes that both match some URLs where precedence, not a literal, decides: a typed or
         in-segment parameter against another parameter, or a scheme's route against a ``*://`` one. Each is a dict
@@ -181,6 +190,7 @@ class Tables:
 
     # -- names and URLs ---------------------------------------------------------------------------------------
 
+    @_counted
     def url_for(self, name: str, /, query: Any = None, **params: Any) -> str:
         """The URL of the route called ``name``, its pattern filled with ``params`` (``:id`` is ``id``, ``*path``
         is ``path``; str or int values), each value percent-encoded for its place so that the URL resolves back to
@@ -213,6 +223,7 @@ class Tables:
 
     # -- explain ----------------------------------------------------------------------------------------------
 
+    @_counted
     def explain(self, url: Union[str, bytes]) -> Dict[str, Any]:
         """Why ``url`` routes where it does, or nowhere, as lr_router_explain's JSON object: ``url``, ``result``
         ("matched", "nomatch", "error"), ``error``, ``rewrite``, ``routed``, ``sequence``, ``candidates``,
@@ -222,6 +233,7 @@ class Tables:
         result: Dict[str, Any] = json.loads(_native.take_string(out.value) or "{}")
         return result
 
+    @_counted
     def explain_text(self, url: Union[str, bytes]) -> str:
         """:meth:`explain` as text for people, one fact per line."""
         out = _native.void_out()

@@ -393,3 +393,58 @@ def test_a_router_closed_inside_a_callback_is_freed_after_it():
     assert [e["inside release"] for e in log] == [False] and not _dispatch.RELEASED
     other.close()  # closing twice is fine
     r.close()
+
+
+_CLOSED_BY_A_COLLECTED_CYCLE = """
+import gc, json, sys
+import linkrouter
+
+call = sys.argv[1]
+rows = []
+for threshold in range(1, 41):
+    r = linkrouter.Router()
+    r.route("app://h")(lambda m: "handled")
+    r.add("app://r/:id", "T")
+    calls_at_close = []
+
+    class Owner:  # in a cycle: only the collector frees it, at an allocation the threshold picks
+        def __init__(self, router):
+            self.me, self.router = self, router
+
+        def __del__(self):
+            calls_at_close.append(self.router._calls)
+            self.router.close()
+
+    gc.collect()
+    gc.set_threshold(threshold)
+    Owner(r)
+    try:
+        value = {"open": lambda: r.open("app://h"), "resolve_json": lambda: r.resolve_json("app://r/1"),
+                 "add": lambda: r.add("app://x/:y", "X"), "resolve": lambda: r.resolve("app://r/1").target}[call]()
+        outcome = "ok" if value in ("handled", "T", None) or "app://r/:id" in value else repr(value)
+    except ValueError as e:
+        outcome = "%s: %s" % (type(e).__name__, e)
+    gc.set_threshold(700)
+    gc.collect()
+    rows.append([outcome, calls_at_close, r.closed, r._calls, bool(r._close_pending)])
+print(json.dumps(rows))
+"""
+
+
+@pytest.mark.parametrize("call", ["open", "resolve_json", "add", "resolve"])
+def test_a_router_closed_by_a_collected_cycle_during_a_call_is_freed_after_it(call):
+    """A finalizer the garbage collector runs while ctypes converts a call's arguments (or in a callback's
+    prologue) that closes the router: the call completes on the router, or raises ValueError when the close came
+    before it read the handle, never anything else, and the router is freed when the call ends (B91: it was freed under the call,
+    SIGSEGV, or the call raised MisuseError 'the router is NULL'). The thresholds 1 to 40 move the collection
+    through the call; some must land inside it (a close with a call under way)."""
+    done = run_python(_CLOSED_BY_A_COLLECTED_CYCLE, call)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert len(rows) == 40
+    for outcome, calls_at_close, closed, calls, pending in rows:
+        assert calls_at_close in ([0], [1]), rows
+        # A close during the call: the call completes, or raises ValueError when its handle was not read yet.
+        assert outcome in ("ok", "ValueError: the router is closed"), rows
+        assert (closed, calls, pending) == (True, 0, False), rows
+    assert sum(row[1] == [1] for row in rows) >= 1, rows  # the collection landed inside a call at least once
