@@ -195,7 +195,7 @@ def test_c_and_ctypes_paths_agree():
                 assert list(a.params) == list(b.params), u  # the same order too
                 assert a.was_rewritten == b.was_rewritten and a == b and not a != b
                 assert type(a) is linkrouter.Match and type(b) is _router._PackedMatch
-    assert seen > 3000  # most URLs match
+    assert seen == 5006  # of the 6,000 lookups (3,000 URLs of a fixed seed, as str and as bytes), these match
     assert set(pure._routes) == set(fast._routes) == {0, 1, 2, 3}  # each path cached each route once
     fast.close()
     pure.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 import threading
-import time
 
 import pytest
 
@@ -207,7 +206,10 @@ def test_a_handler_let_go_inside_a_lookup_is_dropped_after_it(path, call, url, w
     assert len(deleted) == 1
     k, inside = deleted[0]
     assert inside is False  # not run by the release callback, inside the library's call
-    assert k >= 1  # let go inside an earlier lookup, dropped at the entry of the next call ...
+    # Let go inside an earlier lookup, dropped at the entry of the next call ...: the library's per-thread cache
+    # holds 4 tables (ThreadState.slots), so the lookup through routers[3] evicts a's, and routers[4]'s call drops
+    # the handler.
+    assert k == 4
     assert got[k] == "ValueError: the router is closed"  # ... before it read the handle: that router is closed
     answer = "U%d has no handler" if call == "open bare" else "U%d"
     assert got[:k] == [answer % i for i in range(k)]  # every lookup before it answered
@@ -284,30 +286,61 @@ def _let_go_on_another_thread(r, probe):
     t.start()
     t.join()
     r.remove("app://h")
+    return t
 
 
-LET_GO = [_let_go_by_remove, _let_go_by_close, _let_go_by_target, _let_go_by_unmatched, _let_go_by_guard,
-          _let_go_by_log, _let_go_on_another_thread]
+# Each way to let go, and how many lookups after it free the callable: none after close(), which frees it itself;
+# else two, the first letting go of the old table this thread cached, the second freeing at its entry what that
+# let go.
+LET_GO = [(_let_go_by_remove, 2), (_let_go_by_close, 0), (_let_go_by_target, 2), (_let_go_by_unmatched, 2),
+          (_let_go_by_guard, 2), (_let_go_by_log, 2)]
+FREED_HERE = {"inside release": False, "in a handler": False, "thread": "MainThread"}
 
 
-@pytest.mark.parametrize("let_go", LET_GO, ids=[f.__name__[len("_let_go_"):] for f in LET_GO])
-def test_a_released_callable_is_never_freed_inside_a_library_call(let_go):
+@pytest.mark.parametrize("let_go, lookups", LET_GO, ids=[f.__name__[len("_let_go_"):] for f, _ in LET_GO])
+def test_a_released_callable_is_never_freed_inside_a_library_call(let_go, lookups):
     """Whatever lets a registered callable go, it is freed outside the library's calls: by close() itself, else at
-    the entry of a later call (after the lookup whose per-thread table cache let go of the old table, or once the
-    other thread that cached it has ended: the release then runs on that thread). It used to be freed in the
-    release callback, inside the library's call."""
+    the entry of a later call (after the lookup whose per-thread table cache let go of the old table). It used to
+    be freed in the release callback, inside the library's call."""
+    assert threading.current_thread() is threading.main_thread()
     log = []
     r = linkrouter.Router()
     r.add("app://x", "X")
     let_go(r, _Released(log))
-    deadline = time.monotonic() + 10
-    while not log and not r.closed and time.monotonic() < deadline:
+    seen = [len(log)]  # how many were freed, after the let-go and after each lookup
+    for _ in range(lookups):
         r.resolve("app://x")
-        time.sleep(0.001)
-    assert [e["inside release"] for e in log] == [False]
-    assert log[0]["thread"] == threading.current_thread().name
+        seen.append(len(log))
+    assert seen == [0] * lookups + [1]
+    assert log == [FREED_HERE]
     assert not _dispatch.RELEASED
     r.close()
+
+
+# The table another thread cached is let go when that thread ends: in C, after join() returned, so the child waits
+# for the kernel to have ended the thread (an event, not a time: a thread that never ends hangs the child, which
+# run_python's timeout ends). Then one lookup frees the callable, at its entry, on this thread.
+OTHER_THREAD_CHILD = r"""
+import json, os
+import linkrouter
+from test_freeing import _Released, _let_go_on_another_thread
+log = []
+r = linkrouter.Router()
+r.add("app://x", "X")
+opener = _let_go_on_another_thread(r, _Released(log))
+while os.path.exists("/proc/self/task/%d" % opener.native_id):
+    os.sched_yield()
+seen = [len(log)]
+r.resolve("app://x")
+seen.append(len(log))
+print(json.dumps([seen, log]))
+"""
+
+
+def test_a_callable_another_thread_let_go_is_freed_on_the_next_call():
+    p = run_python(OTHER_THREAD_CHILD)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert json.loads(p.stdout) == [[0, 1], [FREED_HERE]]
 
 
 def test_a_callable_let_go_while_a_handler_runs_is_freed_after_the_open():

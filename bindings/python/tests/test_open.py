@@ -397,17 +397,21 @@ def test_removing_a_route_removes_its_handler(r):
 def test_route_registration_errors_keep_nothing(r):
     before = len(_dispatch._CALLBACKS)
     r.route("app://dup")(lambda m: 1)
-    for bad in [lambda: r.route("app://dup")(lambda m: 2),          # conflict
-                lambda: r.route("app://a//b")(lambda m: 2),         # pattern
-                lambda: r.route("app://n1", name="n")(lambda m: 2) and r.route("app://n2", name="n")(lambda m: 2)]:
-        with pytest.raises(linkrouter.LinkRouterError):
+    for bad, error, message in [
+        (lambda: r.route("app://dup")(lambda m: 2), linkrouter.ConflictError,
+         "pattern 'app://dup' conflicts with existing route 'app://dup': both match exactly the same URLs"),
+        (lambda: r.route("app://a//b")(lambda m: 2), linkrouter.PatternError,
+         "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)"),
+        (lambda: r.route("app://n1", name="n")(lambda m: 2) and r.route("app://n2", name="n")(lambda m: 2),
+         linkrouter.ConflictError, "route name 'n' is already used by route 'app://n1'"),
+        (lambda: r.route("app://x", requires="login")(lambda m: 1), TypeError,  # one str is not a list of guards
+         "requires must be a sequence of guard names, not a single str"),
+        (lambda: r.route("app://x", meta={"k": 1})(lambda m: 1), TypeError, "meta keys and values must be str: 'k': 1"),
+        (lambda: r.route("app://x")(5), TypeError, "a handler must be callable, not int"),
+    ]:
+        with pytest.raises(error) as info:
             bad()
-    with pytest.raises(TypeError):
-        r.route("app://x", requires="login")(lambda m: 1)   # one str is not a list of guards
-    with pytest.raises(TypeError):
-        r.route("app://x", meta={"k": 1})(lambda m: 1)
-    with pytest.raises(TypeError):
-        r.route("app://x")(5)
+        assert (type(info.value), str(info.value)) == (error, message)
     assert r.open("app://dup") == 1
     assert len(_dispatch._CALLBACKS) == before + 2  # app://dup's handler and app://n1's
 
