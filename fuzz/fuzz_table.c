@@ -9,7 +9,7 @@
  *   - an accepted load round-trips: export, load into a fresh router, export again gives the same bytes; an
  *     accepted merge keeps the base route (found by name: the merged rules and routes may take its URL);
  *   - explain of a few URLs returns one JSON object whose "result" agrees with lr_router_resolve's status;
- *   - every call returns a documented code within a second.
+ *   - every call returns a documented code (a hang is libFuzzer's -timeout, not a time check here).
  */
 #include "fuzz_common.h"
 
@@ -74,11 +74,9 @@ static void one_mode(const uint8_t *data, size_t size, int flags)
     char *before = export_of(r);
     char *report = NULL;
 
-    long long t0 = fuzz_now_ns();
     int checked = lr_router_check_json(r, (const char *)data, size, flags, &report);
     char *check_message = checked == LR_ETABLE ? strdup(lr_last_error()) : NULL;
     int loaded = lr_router_load_json(r, (const char *)data, size, flags);
-    FUZZ_CHECK(fuzz_now_ns() - t0 < 2 * FUZZ_CALL_BUDGET_NS, "check + load took more than two seconds");
 
     FUZZ_CHECK(loaded == LR_OK || loaded == LR_ETABLE || loaded == LR_EINVAL || loaded == LR_ELIMIT,
                "lr_router_load_json returned %d", loaded);
@@ -117,9 +115,7 @@ static void one_mode(const uint8_t *data, size_t size, int flags)
         lr_match *m = NULL;
         int resolved = lr_router_resolve(r, probes[i], &m);
         lr_match_free(m);
-        t0 = fuzz_now_ns();
         FUZZ_CHECK(lr_router_explain(r, probes[i], &json) == LR_OK, "explain %s", probes[i]);
-        FUZZ_CHECK(fuzz_now_ns() - t0 < FUZZ_CALL_BUDGET_NS, "explain took more than a second");
         FUZZ_CHECK(fuzz_valid_json_object(json), "explain is not one JSON object: %s", json);
         const char *want = resolved == LR_OK ? "\"result\":\"matched\"" : resolved == LR_NOMATCH ? "\"result\":\"nomatch\"" : "\"result\":\"error\"";
         FUZZ_CHECK(strstr(json, want) != NULL, "resolve %s gave %d but explain says: %s", probes[i], resolved, json);

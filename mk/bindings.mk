@@ -30,6 +30,13 @@ MVN_FLAGS := -B -ntp -Dstyle.color=never -o -Daether.offline.protocols=file -s b
              -Dmaven.repo.local=$(abspath $(BUILD)/java/m2) -f bindings/java/pom.xml
 JNA_JAR   := /usr/share/java/jna.jar
 
+# The threaded tests, run again under the race detector; each must be seen to pass (`go test -run` with a name
+# that matches nothing runs nothing and passes).
+GO_RACE_TESTS := TestResolvesDuringAddsAndRemoves TestCloseDuringCalls TestLoadDuringResolves TestJSONIsLazyAndShared
+go_empty :=
+go_space := $(go_empty) $(go_empty)
+GO_RACE_RUN := ^($(subst $(go_space),|,$(strip $(GO_RACE_TESTS))))$$
+
 .PHONY: test-go test-java deps-go deps-java
 
 # Installs the Debian packages named in $(1) that are not installed yet (root, or sudo).
@@ -57,7 +64,11 @@ test-go: lib deps-go
 	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	cd bindings/go && $(GO_ENV) $(GO) vet ./...
 	cd bindings/go && $(GO_ENV) $(GO) test -count=1 ./...
-	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -run 'TestResolvesDuringAddsAndRemoves|TestCloseDuringCalls|TestLoadDuringResolves|TestJSONIsLazyAndShared' ./...
+	cd bindings/go && $(GO_ENV) $(GO) test -count=1 -race -v -run '$(GO_RACE_RUN)' ./... > $(abspath $(BUILD)/go/race.out) 2>&1 \
+	    || { cat $(BUILD)/go/race.out; exit 1; }
+	@for t in $(GO_RACE_TESTS); do \
+	    grep -q "^--- PASS: $$t " $(BUILD)/go/race.out || { cat $(BUILD)/go/race.out; echo "go test -race: $$t did not run"; exit 1; }; \
+	done; echo "== go test -race: $(words $(GO_RACE_TESTS)) tests passed ($(GO_RACE_TESTS))"
 	cd examples/go && $(GO_ENV) $(GO) vet . && $(GO_ENV) $(GO) build -o $(abspath $(BUILD)/examples/go-demo) .
 	@echo "== $(BUILD)/examples/go-demo"
 	@$(BUILD)/examples/go-demo > $(BUILD)/examples/go-demo.out 2>&1 || { cat $(BUILD)/examples/go-demo.out; exit 1; }

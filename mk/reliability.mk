@@ -32,8 +32,12 @@ REL_C_SRCS    = $(REL_SAN_TESTS) $(wildcard examples/c/*.c)
 LSAN_SUPP    := $(abspath mk/lsan.supp)
 TSAN_SUPP    := $(abspath mk/tsan.supp)
 VALGRIND     ?= valgrind
+# somalloc=nouserintercepts: valgrind leaves a malloc the executable defines itself in place (test_zero_alloc's
+# counter, Tests/C/alloc_count.h; by default it replaces it, so nothing was counted and every count read 0);
+# memcheck still sees every block through glibc's __libc_malloc, which that counter calls.
 VALGRIND_OPTS = --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,possible \
                 --errors-for-leak-kinds=definite,possible --fair-sched=yes \
+                --soname-synonyms=somalloc=nouserintercepts \
                 --suppressions=$(abspath valgrind/linkrouter.supp) --quiet
 
 # Swift's runtime crash handler gets in the way of the sanitizers' reports.
@@ -168,8 +172,6 @@ badinput: $(BUILD)/tests/test_badinput $(BUILD)/tests/test_extremes deps
 	$(BUILD)/tests/test_badinput
 	$(BUILD)/tests/test_extremes
 	$(SWIFT) test --filter 'BadInputTests|ExtremesTests'
-	@if [ -f bindings/python/linkrouter/__init__.py ]; then \
-	    $(PYTHON) -m pytest --version >/dev/null 2>&1 || $(PYTHON) -m pip install -q pytest; \
-	    LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) $(PYTHON) -m pytest -q \
-	        bindings/python/tests/test_bad_input.py; \
-	else echo "== no Python binding yet: test_bad_input.py skipped"; fi
+	@$(PYTHON) -m pytest --version >/dev/null 2>&1 || $(PYTHON) -m pip install -q pytest
+	LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) $(PYTHON) -m pytest -q \
+	    bindings/python/tests/test_bad_input.py

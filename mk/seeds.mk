@@ -8,17 +8,26 @@
 #                                         run twice: through the C extension (built first) and through ctypes
 #                                         (LINKROUTER_PURE=1), each checked to be the binding it claims
 #
-# A seed is a folder of examples/ with a README.md; all three programs and expected outputs must be there (a
-# missing one fails the run). Programs run from the repository root, so a seed reads its own files as
-# examples/<seed>/....
+# The seeds are the five named here; check-seeds fails the run unless the folders of examples/ with a README.md
+# and Package.swift's `seeds` name exactly these (a seed that lost its README, or was renamed, or a new one not
+# listed, is not dropped or skipped in silence). All three programs and expected outputs must be there (a missing
+# one fails the run). Programs run from the repository root, so a seed reads its own files as examples/<seed>/....
 
-SEEDS  := $(sort $(patsubst examples/%/README.md,%,$(wildcard examples/*/README.md)))
+SEEDS  := dcurlrouter ffrouter router-objc urlmediator xksquare
 SEED_C := $(foreach s,$(SEEDS),$(BUILD)/examples/seed-$(s)-c)
+SEED_DIRS        := $(sort $(patsubst examples/%/README.md,%,$(wildcard examples/*/README.md)))
+SEEDS_IN_PACKAGE := $(sort $(shell sed -n 's/^let seeds = \[\(.*\)\]$$/\1/p' Package.swift | tr -d '",'))
 
-.PHONY: test-seeds demo-seeds
+.PHONY: test-seeds demo-seeds check-seeds
+
+check-seeds:
+	@[ "$(SEED_DIRS)" = "$(sort $(SEEDS))" ] || { echo "seeds: the folders of examples/ with a README.md are \
+	'$(SEED_DIRS)', expected '$(sort $(SEEDS))' (mk/seeds.mk)"; exit 1; }
+	@[ "$(SEEDS_IN_PACKAGE)" = "$(sort $(SEEDS))" ] || { echo "seeds: Package.swift's seeds are \
+	'$(SEEDS_IN_PACKAGE)', expected '$(sort $(SEEDS))' (mk/seeds.mk)"; exit 1; }
 
 # `make demo`'s last part: each seed's C program run with `demo` plays its headline scenario (still checked).
-demo-seeds: $(SEED_C)
+demo-seeds: check-seeds $(SEED_C)
 	@for s in $(SEEDS); do \
 	    echo; echo "== seed $$s: examples/$$s (C; its Swift and Python programs print the same)"; \
 	    $(BUILD)/examples/seed-$$s-c demo || exit 1; \
@@ -30,7 +39,7 @@ $(BUILD)/examples/seed-%-c: examples/%/c/main.c examples/c/check.h Include/linkr
 
 SEED_PY_ENV := LINKROUTER_LIBRARY=$(abspath $(BUILD)/lib/liblinkrouter.so) PYTHONPATH=$(abspath bindings/python)
 
-test-seeds: lib python-ext $(SEED_C)
+test-seeds: check-seeds lib python-ext $(SEED_C)
 	@bin="$$($(SWIFT) build $(RELEASE) --show-bin-path)"; \
 	for pure in "" 1; do \
 	    want=c-extension; [ -n "$$pure" ] && want=ctypes; \
