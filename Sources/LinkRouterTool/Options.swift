@@ -73,8 +73,8 @@ struct InputURL {
 /// input (read as bytes: a line that is not UTF-8 is refused, not repaired; a line ends at "\n" or "\r\n"),
 /// numbered from 0. Standard input is taken as it comes: the lines of each read are handled, and what they
 /// printed flushed, before the next read, so that the tool answers a pipe line by line (`tail -f | linkrouter
-/// resolve`). A failed read is a `Failure` (exit status 2), after the lines before it: a lost input must not
-/// pass for an empty one.
+/// resolve`). A failed read is a `Failure` (exit status 2), after the whole lines before it: a lost input must
+/// not pass for an empty one.
 func forEachInputURL(_ given: [String], _ body: (Int, InputURL) throws -> Void) throws {
     if !given.isEmpty {
         for (i, arg) in given.enumerated() {
@@ -105,7 +105,7 @@ func forEachInputURL(_ given: [String], _ body: (Int, InputURL) throws -> Void) 
         if n < 0 {
             let code = errno
             if code == EINTR { continue }
-            try handle(pending[...])
+            // (A line the failed read cut short is not answered: it may be part of a URL.)
             throw Failure("cannot read standard input: \(String(cString: strerror(code)))")
         }
         if n == 0 {
