@@ -66,6 +66,7 @@ final class TableFileTests: XCTestCase {
         let rows: [(String, [(String, String, RouterError.Code)])] = [
             ("", [("", "JSON syntax error at byte 0", .table)]),
             ("{\"version\": 1,", [("", "JSON syntax error at byte 14 (line 1, column 15)", .table)]),
+            ("\u{FEFF}{\"version\": 1}", [("", "JSON syntax error at byte 0 (line 1, column 1): a byte-order mark (U+FEFF) starts the text", .table)]),
             ("[]", [("", "expected an object, found an array", .table)]),
             ("{}", [("", "missing key 'version'", .table)]),
             (#"{"version": 2}"#, [("/version", "unsupported table format version 2", .table)]),
@@ -192,7 +193,8 @@ final class TableFileTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([0x7B, 0xFF, 0x7D])))
         XCTAssertThrowsError(try Router(tableFile: path)) { error in
             XCTAssertEqual((error as? RouterError)?.code, .table)
-            XCTAssertEqual((error as? RouterError)?.message, "the table is not valid UTF-8")
+            XCTAssertEqual((error as? RouterError)?.message, "JSON syntax error at byte 1 (line 1, column 2): not valid UTF-8 (the table must be UTF-8 text)")
+            XCTAssertEqual((error as? RouterError)?.offset, 1)
         }
     }
 

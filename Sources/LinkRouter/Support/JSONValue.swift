@@ -122,7 +122,14 @@ struct JSONReader {
     }
 
     mutating func document() throws(RouterError) -> JSONValue {
-        guard isValidUTF8(p, n) else { throw RouterError(.table, "the table is not valid UTF-8") }
+        if !isValidUTF8(p, n) {
+            i = firstInvalidUTF8(p, n) ?? 0
+            throw fail("not valid UTF-8 (the table must be UTF-8 text)")
+        }
+        // A byte-order mark is not JSON (RFC 8259 §8.1): named, as "expected a JSON value" would not say why.
+        if n >= 3, byte(0) == 0xEF, byte(1) == 0xBB, byte(2) == 0xBF {
+            throw fail("a byte-order mark (U+FEFF) starts the text; JSON does not allow one: save it as UTF-8 without a BOM")
+        }
         skipSpace()
         let value = try self.value(depth: 0)
         skipSpace()

@@ -24,6 +24,8 @@ struct UTF8Check {
 
     /// True when every byte fed so far forms complete, valid UTF-8.
     var isComplete: Bool { valid && need == 0 }
+    /// False once a byte could not continue or start a sequence.
+    var isValid: Bool { valid }
 
     mutating func feed(_ b: UInt8) {
         guard valid else { return }
@@ -46,4 +48,18 @@ struct UTF8Check {
         default: valid = false
         }
     }
+}
+
+/// Where `p[0 ..< n]` stops being valid UTF-8: the offset of the first byte of the first sequence that is not
+/// (a truncated one at the end included); nil when all of it is valid. For messages: not on a hot path.
+func firstInvalidUTF8(_ p: UnsafePointer<UInt8>?, _ n: Int) -> Int? {
+    guard let p else { return nil }
+    var check = UTF8Check()
+    var sequenceStart = 0
+    for i in 0..<n {
+        if check.isComplete { sequenceStart = i }
+        check.feed(p[i])
+        if !check.isValid { return sequenceStart }
+    }
+    return check.isComplete ? nil : sequenceStart
 }

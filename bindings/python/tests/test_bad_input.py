@@ -562,7 +562,8 @@ HOSTILE_TABLES = [
     ('{"version": 1, "rewrites": [{"match": "(?<n>a)(?<n>b)", "target": "app://x"}]}', None, 1,
      ("/rewrites/0/match", -5, "invalid rewrite regex '(?<n>a)(?<n>b)' at byte 12: two named subpatterns have the "
       "same name (PCRE2_DUPNAMES not set) (PCRE2 error 143)"), None),
-    ("\ufeff{}", 0, 1, ("", -8, "JSON syntax error at byte 0 (line 1, column 1): expected a JSON value"), None),
+    ("\ufeff{}", 0, 1, ("", -8, "JSON syntax error at byte 0 (line 1, column 1): a byte-order mark (U+FEFF) starts "
+                              "the text; JSON does not allow one: save it as UTF-8 without a BOM"), None),
     ("null", None, 1, ("", -8, "expected an object, found null"), None),
     ('"x"', None, 1, ("", -8, "expected an object, found a string"), None),
 ]

@@ -210,8 +210,9 @@ def test_files_and_io_errors(tmp_path):
     bad.write_bytes(b"{\xff}")
     with pytest.raises(linkrouter.TableError) as info:
         linkrouter.Router.from_file(bad)  # an os.PathLike
-    assert info.value.message == "the table is not valid UTF-8"
-    assert info.value.problems == [("", -8, "the table is not valid UTF-8")]
+    assert info.value.message == "JSON syntax error at byte 1 (line 1, column 2): not valid UTF-8 (the table must be UTF-8 text)"
+    assert info.value.problems == [("", -8, "JSON syntax error at byte 1 (line 1, column 2): not valid UTF-8 (the table must be UTF-8 text)")]
+    assert info.value.offset == 1
     good = tmp_path / "good.json"
     good.write_text('{"version": 1, "routes": [{"pattern": "app://x", "target": "X"}]}')
     r = linkrouter.Router()
