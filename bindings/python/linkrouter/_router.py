@@ -331,7 +331,7 @@ class _CtypesResolve:
             buf, cap, _ = _tls.state
         except AttributeError:
             buf, cap, _ = _thread_state()
-        self._enter()  # (see Router.close)
+        self._enter()  # calls_library's counting, written out: the hot path spares the decorator's frame
         try:
             try:
                 # needed = NULL: the header's word 0 says how many bytes were used; _resolve_slow asks for the

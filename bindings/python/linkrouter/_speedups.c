@@ -1030,11 +1030,16 @@ typedef struct {
     char close_pending;        /* `_close_pending`: close() came during a call; the last call to end frees */
 } RouterCore;
 
+/* One call on the router ends: true when it was the last and a close() waits for it (the caller finishes it). */
+static int last_call_ended(RouterCore *self) {
+    return --self->calls == 0 && self->close_pending;
+}
+
 /* The end of a call on the router: the last one to end while a close() waits finishes it (Router._finish_close),
    with any exception of the call kept. A close() run inside a call (a finalizer the garbage collector ran while
    ctypes converted the arguments, or in a callback's prologue) must not free the router under that call. */
 static void leave_call(RouterCore *self) {
-    if (--self->calls > 0 || !self->close_pending)
+    if (!last_call_ended(self))
         return;
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
@@ -1335,9 +1340,7 @@ static PyObject *core_enter(RouterCore *self, PyObject *unused) {
 
 static PyObject *core_leave(RouterCore *self, PyObject *unused) {
     (void)unused;
-    if (--self->calls > 0 || !self->close_pending)
-        Py_RETURN_FALSE;
-    Py_RETURN_TRUE;
+    return PyBool_FromLong(last_call_ended(self));
 }
 
 static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
