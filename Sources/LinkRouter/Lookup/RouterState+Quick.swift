@@ -118,7 +118,7 @@ extension RouterState {
                     do throws(RouterError) {
                         let block: UnsafeMutableRawPointer?
                         if extras.isEmpty {
-                            block = try MatchRecord.buildPathOnly(blob, url: url, parts: parts, values: values,
+                            block = try MatchRecord.buildPathOnly(blob, url: url, parts: &parts, values: values,
                                                                   maxNesting: limits.maxNestingDepth, allocate: allocate)
                         } else {
                             block = try MatchRecord.build(Resolution(blob, url, parts, values: values), extras: extras,
