@@ -88,6 +88,14 @@ final class MatchTableTests: XCTestCase {
             ("app://x/1/2", "app://x/:a/:b"), ("https://any/thing", "*://any/:thing"),
             ("app://host:8080/port", "app://host:8080/port"), ("APP://HoSt:8080/port#f", "app://host:8080/port"),
             ("mailto:someone@example.com", nil),
+            // With a query (the lane parses up to 16 pairs; more take the general path in both routers): a key a
+            // path parameter takes, a repeated key, encoded pairs, a key alone, empty pieces, a fragment after.
+            ("app://user/42?tab=a&x=1", "app://user/:id"), ("app://user/42?id=7&tab=a&tab=b", "app://user/:id"),
+            ("app://user/42?q=a%20b&k%3D=%26v#frag", "app://user/:id"), ("app://user/42?flag&&=&e=", "app://user/:id"),
+            ("app://x/1/2?a=3&b=4&c[d]=5", "app://x/:a/:b"), ("APP://USER/42?T=1", "app://user/:id"),
+            ("app://user/42?" + (0..<16).map { "k\($0)=\($0)" }.joined(separator: "&"), "app://user/:id"),
+            ("app://user/42?" + (0..<17).map { "k\($0)=\($0)" }.joined(separator: "&"), "app://user/:id"),
+            ("app://nowhere/42?tab=a", nil),
         ]
         for (url, target) in cases {
             let a = try quick.resolve(url), b = try general.resolve(url)

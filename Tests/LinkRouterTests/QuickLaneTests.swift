@@ -2,7 +2,8 @@ import XCTest
 @testable import LinkRouter
 
 /// The quick lane (Lookup/RouterState+Quick.swift) answers exactly what the general pipeline answers, and hands
-/// back (`.general`) every case it must: a query, non-ASCII bytes, a rewrite rule, a refusal, too little room.
+/// back (`.general`) every case it must: non-ASCII bytes, a rewrite rule, a refusal, too little room, and for
+/// a record more than 16 query pairs.
 final class QuickLaneTests: XCTestCase {
     static let routes = [
         "app://user/:id", "app://user/:id/posts", "app://user/me", "app://files/*rest", "app://n/:id<int>", "app://n/:name",
@@ -27,10 +28,14 @@ final class QuickLaneTests: XCTestCase {
         ("ftp://any/x", true, true, #line),
         ("app://nope/1", true, true, #line),  // no match: answered too
         ("app:user/42", true, true, #line),
-        ("app://user/42?tab=1", true, false, #line),  // a query: the flat lane parses it, records leave it
-        ("app://user/42?id=7&tab=a%20b&&x", true, false, #line),  // a path name wins; decoded; empty pairs
-        ("app://user/42?", true, false, #line),
-        ("app://nope/1?a=b", true, false, #line),
+        ("app://user/42?tab=1", true, true, #line),  // a query: both lanes parse it
+        ("app://user/42?id=7&tab=a%20b&&x", true, true, #line),  // a path name wins; decoded; empty pairs
+        ("app://user/42?", true, true, #line),
+        ("app://nope/1?a=b", true, true, #line),
+        ("app://user/42?tab=1#top", true, true, #line),
+        // 16 pairs: the record lane's most (the flat lookup here has room for 16 parameters in all); 17: neither.
+        ("app://user/42?" + (0..<16).map { "k\($0)=\($0)" }.joined(separator: "&"), false, true, #line),
+        ("app://user/42?" + (0..<17).map { "k\($0)=\($0)" }.joined(separator: "&"), false, false, #line),
         ("app://user/é", false, false, #line),  // not ASCII
         ("app://user/42?q=é", false, false, #line),
         ("user/42", false, false, #line),  // not absolute
@@ -142,7 +147,7 @@ final class QuickLaneTests: XCTestCase {
     func testRecordLaneWritesTheGeneralRecord() throws {
         let r = try router()
         try r.add("app://meta/:id", target: "T", name: "meta", requires: ["login"], meta: ["k": "v"])
-        for (url, _, answers, line) in Self.cases + [("app://meta/9", true, true, #line)] {
+        for (url, _, answers, line) in Self.cases + [("app://meta/9", true, true, #line), ("app://meta/9?k=w", true, true, #line)] {
             try url.withSpan { span in
                 r.withState { state, thread in
                     let quick = state.quickCMatchRecord(span, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)

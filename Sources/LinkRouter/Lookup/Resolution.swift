@@ -27,13 +27,14 @@ package struct Resolution {
         pairs = UnsafeBufferPointer(start: memory.pairs, count: memory.pairCount)
     }
 
-    /// The resolution of the quick lane (`RouterState.quickMatch`): no rule fired and there is no query.
-    init(_ blob: RouteBlob, _ url: ByteSpan, _ parts: URLParts, values: UnsafePointer<ByteSpan>) {
+    /// The resolution of the quick lane (`RouterState.quickMatch`): no rule fired; `pairs` are the query's.
+    init(_ blob: RouteBlob, _ url: ByteSpan, _ parts: URLParts, values: UnsafePointer<ByteSpan>,
+         pairs: UnsafeBufferPointer<QueryPair>) {
         self.blob = blob
         self.url = url
         routed = url
         self.parts = parts
         self.values = values
-        pairs = UnsafeBufferPointer(start: nil, count: 0)
+        self.pairs = pairs
     }
 }

@@ -1,8 +1,8 @@
 /// The quick lane: the lookup most URLs take, without the general pipeline's set-up.
 ///
 /// A table with no rewrite rules and routes no deeper than 15 levels, a URL that is absolute, ASCII and within
-/// the limits (without a query, for a match record): such a lookup is a scan and a walk, with a few bound
-/// checks. The lane answers exactly what `resolve` answers for it; anything else (a rule, a refusal, too little
+/// the limits (with at most 16 query pairs, for a match record): such a lookup is a scan and a walk, with a few
+/// bound checks. The lane answers exactly what `resolve` answers for it; anything else (a rule, a refusal, too little
 /// room) it hands back as `.general`, and the caller runs the general pipeline, which also words every error.
 
 /// What the quick lane found. Trivial values only, so that it passes up through the snapshot closure for free.
@@ -95,6 +95,33 @@ extension RouterState {
         }
     }
 
+    /// Most query pairs a record of the quick lane parses (on the stack); a URL with more takes the general path.
+    @inline(__always) static var quickPairs: Int { 16 }
+
+    /// `quickRecord`'s record of a URL with a query or with extras: the query's pairs parsed on the stack, then
+    /// merged and written by `MatchRecord.build` (SPEC §4), as the general path does after its own parse. nil
+    /// when the lane cannot (more than `quickPairs` pairs, too little scratch, no memory): the general path then.
+    @inline(never)  // URLs with a query are the fewer: `quickRecord`, inlined into every lookup, stays small
+    private func mergedRecord(_ blob: RouteBlob, _ url: ByteSpan, _ parts: inout URLParts, values: UnsafePointer<ByteSpan>,
+                              pairCount: Int, scratch: inout ByteWriter, extras: UnsafeBufferPointer<QueryPair>,
+                              allocate: (Int) -> UnsafeMutableRawPointer?) throws(RouterError) -> UnsafeMutableRawPointer? {
+        guard pairCount <= RouterState.quickPairs else { return nil }
+        let maxNesting = limits.maxNestingDepth
+        let outcome = withUnsafeTemporaryAllocation(of: QueryPair.self, capacity: RouterState.quickPairs) { buffer -> Result<UnsafeMutableRawPointer?, RouterError> in
+            guard let pairs = buffer.baseAddress else { return .success(nil) }
+            let parsed = pairCount > 0 ? Query.parse(parts.query(in: url), scratch: &scratch, into: pairs, capacity: pairCount) : 0
+            // The decodes fit in the room quickMatch checked; never build from a torn parse.
+            if scratch.overflowed { return .success(nil) }
+            let resolution = Resolution(blob, url, parts, values: values, pairs: UnsafeBufferPointer(start: pairs, count: parsed))
+            do throws(RouterError) {
+                return .success(try MatchRecord.build(resolution, extras: extras, maxNesting: maxNesting, allocate: allocate))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
     /// Scratch for the quick lane of `matchRecord`: a fixed block on the stack, enough for URLs of up to 120
     /// bytes (8 × 120 + 64); longer ones take the general path. (A temporary allocation of more than 1 KiB
     /// costs a runtime check of the stack's room, so values and scratch are two blocks.)
@@ -110,19 +137,19 @@ extension RouterState {
                 guard let values = valueBuffer.baseAddress, let scratchBase = scratchBuffer.baseAddress else { return .general }
                 var scratch = ByteWriter(base: scratchBase, capacity: RouterState.quickScratch)
                 var parts = URLParts()
-                var pairCount = 0  // the lane's records are of URLs without a query
-                switch quickMatch(url, &parts, scratch: &scratch, values: values, query: false, pairCount: &pairCount) {
+                var pairCount = 0
+                switch quickMatch(url, &parts, scratch: &scratch, values: values, query: true, pairCount: &pairCount) {
                 case .general: return .general
                 case .noMatch: return .noMatch
                 case .matched(let blob):
                     do throws(RouterError) {
                         let block: UnsafeMutableRawPointer?
-                        if extras.isEmpty {
+                        if extras.isEmpty && pairCount == 0 {
                             block = try MatchRecord.buildPathOnly(blob, url: url, parts: &parts, values: values,
                                                                   maxNesting: limits.maxNestingDepth, allocate: allocate)
                         } else {
-                            block = try MatchRecord.build(Resolution(blob, url, parts, values: values), extras: extras,
-                                                          maxNesting: limits.maxNestingDepth, allocate: allocate)
+                            block = try mergedRecord(blob, url, &parts, values: values, pairCount: pairCount, scratch: &scratch,
+                                                     extras: extras, allocate: allocate)
                         }
                         guard let block else { return .general }
                         return .matched(block)
