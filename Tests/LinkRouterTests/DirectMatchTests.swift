@@ -1,8 +1,9 @@
 import XCTest
 @testable import LinkRouter
 
-/// The direct match (Table/RouteTable+Direct.swift) answers exactly what the scan and the walk answer (route,
-/// values, URL parts), and answers nothing (nil) for every URL or route it leaves to them.
+/// The direct match (Table/RouteTable+Direct.swift, with the quick lane's second try for a query) answers exactly
+/// what the scan and the walk answer (route, values, URL parts), and answers nothing (nil) for every URL or route
+/// it leaves to them.
 final class DirectMatchTests: XCTestCase {
     static let routes = [
         "app://user/:id", "app://user/:id/posts", "app://user/me", "app://user/me/settings", "app://files/*rest",
@@ -41,7 +42,23 @@ final class DirectMatchTests: XCTestCase {
         ("app://host:8080/port", nil, #line),  // a port
         ("app://u@user/42", nil, #line),  // user info
         ("app://user/4%32", nil, #line),  // an escape
-        ("app://user/42?tab=1", nil, #line),  // a query
+        // A query: a "?" ends the path, and the query must be ASCII without "#".
+        ("app://user/42?tab=1", "app://user/:id", #line),
+        ("app://user/42?", "app://user/:id", #line),
+        ("app://user/42/?x=1", "app://user/:id", #line),
+        ("app://user//42?x=1&y", "app://user/:id", #line),
+        ("app://user/me?x", "app://user/me", #line),
+        ("app://n/12?x=/a?b", "app://n/:id<int>", #line),
+        ("app://deep/?x", "app://deep/*", #line),
+        ("app://user/42?x=%41&b=c+d", "app://user/:id", #line),
+        ("app://a/b/c/d/e/f/g/h/i/j?q=1", "app://a/b/c/d/e/f/g/h/i/j", #line),
+        ("app://user/42?" + String(repeating: "k=v&", count: 30), "app://user/:id", #line),
+        ("app://user/42?x#top", nil, #line),  // a fragment after the query
+        ("app://user/42?x=é", nil, #line),  // a query not ASCII
+        ("app://user/4%32?x", nil, #line),  // an escape before the "?"
+        ("app://user?x", nil, #line),  // the "?" right after the host
+        ("app://files/a/b?x", nil, #line),
+        ("app://user/42/nope?x", nil, #line),
         ("app://user/42#top", nil, #line),  // a fragment
         ("app://user/a b", nil, #line),  // a space
         ("app://user/é", nil, #line),  // not ASCII
@@ -62,7 +79,7 @@ final class DirectMatchTests: XCTestCase {
                     let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 4096)
                     defer { values.deallocate(); scratch.deallocate() }
                     var direct = URLParts()
-                    let found = span.start.flatMap { state.table.directMatch($0, span.count, &direct, values: values) }
+                    let found = span.start.flatMap { state.directMatch($0, span.count, &direct, values: values) }
                     XCTAssertEqual(found?.target.string, expected, url, line: line)
                     guard let found else { return }
                     let directValues = (0..<found.paramCount).map { values[$0].string }
@@ -84,6 +101,10 @@ final class DirectMatchTests: XCTestCase {
                     XCTAssertEqual(direct.authorityStart, parts.authorityStart, url, line: line)
                     XCTAssertEqual(direct.authorityEnd, parts.authorityEnd, url, line: line)
                     XCTAssertEqual(direct.hasAuthority, parts.hasAuthority, url, line: line)
+                    XCTAssertEqual(direct.hasQuery, parts.hasQuery, url, line: line)
+                    XCTAssertEqual(direct.hasFragment, parts.hasFragment, url, line: line)
+                    XCTAssertEqual([direct.pathStart, direct.pathEnd, direct.queryStart, direct.queryEnd],
+                                   [parts.pathStart, parts.pathEnd, parts.queryStart, parts.queryEnd], url, line: line)
                     XCTAssertEqual(direct.isASCII, parts.isASCII, url, line: line)
                     XCTAssertEqual(direct.hostHasUppercase, parts.hostHasUppercase, url, line: line)
                     XCTAssertEqual(direct.schemeHasUppercase, parts.schemeHasUppercase, url, line: line)

@@ -33,6 +33,12 @@ final class QuickLaneTests: XCTestCase {
         ("app://user/42?", true, true, #line),
         ("app://nope/1?a=b", true, true, #line),
         ("app://user/42?tab=1#top", true, true, #line),
+        ("app://user/42?&&", true, true, #line),  // a query of no pair: the path-only record
+        ("app://user/42/?x=1", true, true, #line),
+        ("app://user/me?x=%E2%82%AC&y=/a?b", true, true, #line),
+        ("app://n/12?x=1", true, true, #line),
+        ("app://img/cat.png?x=1", true, true, #line),
+        ("app://files/a/b?x=1", true, true, #line),
         // 16 pairs: the record lane's most (the flat lookup here has room for 16 parameters in all); 17: neither.
         ("app://user/42?" + (0..<16).map { "k\($0)=\($0)" }.joined(separator: "&"), false, true, #line),
         ("app://user/42?" + (0..<17).map { "k\($0)=\($0)" }.joined(separator: "&"), false, false, #line),

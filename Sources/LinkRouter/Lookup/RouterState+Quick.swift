@@ -38,8 +38,13 @@ extension RouterState {
               url.count <= limits.maxURLLength, scratch.capacity &- scratch.count >= 8 &* url.count &+ 64 else { return .general }
         // The commonest URL is matched as it is read (`RouteTable.directMatch`); else it is scanned, then walked.
         pairCount = 0
-        if let p = url.start, let blob = table.directMatch(p, url.count, &parts, values: values),
+        if let p = url.start, let blob = directMatch(p, url.count, &parts, values: values),
            (url.count &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments {
+            if parts.hasQuery {  // as below
+                guard query else { return .general }
+                pairCount = Query.pairCount(parts.query(in: url))
+                guard pairCount <= limits.maxParams else { return .general }
+            }
             return .matched(blob)
         }
         guard parts.scan(url, requireScheme: true), parts.isASCII,
@@ -58,6 +63,28 @@ extension RouterState {
         } catch {
             return .general  // only for deep tables, which the guard keeps out
         }
+    }
+
+    /// The lane's direct match (`RouteTable.directMatch`): the URL as it is, else, when a "?" ended its plain path,
+    /// the path before the "?" with the query after it, if that is ASCII without "#" (`parts` then hold the
+    /// query too). nil: the scan and the walk decide.
+    @inline(__always)
+    package func directMatch(_ p: UnsafePointer<UInt8>, _ n: Int, _ parts: inout URLParts,
+                             values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
+        var question = 0
+        if let blob = table.directMatch(p, n, &parts, values: values, question: &question) { return blob }
+        return question > 0 ? directMatch(p, n, question: question, &parts, values: values) : nil
+    }
+
+    /// `directMatch`'s second try, the path before the "?" at `question`.
+    @inline(never)  // URLs with a query are the fewer
+    private func directMatch(_ p: UnsafePointer<UInt8>, _ n: Int, question: Int, _ parts: inout URLParts,
+                             values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
+        guard RouteTable.isPlainQuery(p, from: question &+ 1, to: n) else { return nil }
+        var again = 0
+        guard let blob = table.directMatch(p, question, &parts, values: values, question: &again) else { return nil }
+        parts.setQuery(question &+ 1, n)
+        return blob
     }
 
     /// `quickFlat` into a `FlatMatch` variable.

@@ -2,7 +2,8 @@
 ///
 /// A URL written `scheme://host/path`, and nothing else: a scheme of one to seven lower-case letters, a plain
 /// host (what `hostBytesToSee` passes: no upper case, "%", port, user or "["), a path of plain bytes (what
-/// `rarePathBytes` passes: no "%", "?", "#", control, space or non-ASCII byte). Each segment is found where the
+/// `rarePathBytes` passes: no "%", "?", "#", control, space or non-ASCII byte). (A URL with a query is matched
+/// as the path before its "?", which the first try reports: `RouterState.quickMatch`.) Each segment is found where the
 /// walk needs it and taken as the greedy descent takes it (`TrieWalk.greedy`): the literal child, else the
 /// `:param` child, else a typed parameter whose check is inline (`<int>`, `<uint>`). A route reached so, at the
 /// URL's end, is the pipeline's answer: `URLParts.scan` finds these very parts, the static table holds only
@@ -18,7 +19,7 @@ extension RouteTable {
     /// direct match cannot tell, with nothing written.
     @inline(__always)
     package func directMatch(_ p: UnsafePointer<UInt8>, _ n: Int, _ parts: inout URLParts,
-                             values: UnsafeMutablePointer<ByteSpan>) -> RouteBlob? {
+                             values: UnsafeMutablePointer<ByteSpan>, question: inout Int) -> RouteBlob? {
         // scheme ":" "//": the scheme by one mask on the first word, as `URLParts.scan` reads it.
         guard n >= 8, schemes.complete else { return nil }
         let head = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
@@ -81,7 +82,13 @@ extension RouteTable {
             var e = s
             while true {  // to the next "/" or the end; the words read are checked for rare bytes
                 let w = pathWord(p, e, n)
-                guard rarePathBytes(w) == 0 else { return nil }
+                let rare = rarePathBytes(w)
+                guard rare == 0 else {
+                    // A "?" before any other rare byte: where the path would end, for the caller's second try.
+                    let mark = matchMask(w, ASCII.question)
+                    if mark != 0 && rare & (0 &- rare) == mark & (0 &- mark) { question = e &+ (mark.trailingZeroBitCount &>> 3) }
+                    return nil
+                }
                 let slash = matchMask(w, ASCII.slash)
                 if slash != 0 {
                     e &+= slash.trailingZeroBitCount &>> 3
@@ -118,6 +125,18 @@ extension RouteTable {
         guard let base = routes.address(Int(route), shift: RouteSlot.chunkShift).pointee.blob else { return nil }
         parts.setPlain(schemeEnd: schemeEnd, host: hostStart, hostEnd, pathEnd: n)
         return RouteBlob(base: base)
+    }
+
+    /// Whether `p[from ..< to]` is a query the direct match takes: ASCII, and no "#" (a fragment is the scan's).
+    @inline(never)  // URLs with a query are the fewer
+    static func isPlainQuery(_ p: UnsafePointer<UInt8>, from: Int, to: Int) -> Bool {
+        var i = from
+        while i < to {
+            let w = wordAt(p, i, to)
+            if w & 0x8080_8080_8080_8080 != 0 || matchMask(w, ASCII.hash) != 0 { return false }
+            i &+= 8
+        }
+        return true
     }
 
     /// The first byte at or after `s` that is not "/" (or `n`): out of line, as "//" in a path is rare (a loop

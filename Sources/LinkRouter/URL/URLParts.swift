@@ -74,6 +74,14 @@ package struct URLParts {
         (portStart, portEnd, pathStart, self.pathEnd) = (end, end, end, pathEnd)
     }
 
+    /// After `setPlain`: a query at `start ..< end` (after the "?" that ends the path), as `scan` sets it for an
+    /// ASCII query without a fragment.
+    @inline(__always)
+    package mutating func setQuery(_ start: Int, _ end: Int) {
+        hasQuery = true
+        (queryStart, queryEnd) = (start, end)
+    }
+
     /// A URL of 1 ... 7 bytes, copied to the end of a zeroed buffer: `scanWords` then reads eight bytes ending
     /// within the copy.
     @inline(never)
