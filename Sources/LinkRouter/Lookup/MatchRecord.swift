@@ -242,7 +242,7 @@ package struct MatchRecord {
     }
 
     /// `build` of the quick lane's match (`RouterState.quickRecord`): the route's path parameters alone, of a URL
-    /// that was not rewritten and has no query, with no extras. The record `write` makes, written more directly:
+    /// that was not rewritten and has no query pair, with no extras. The record `write` makes, written more directly:
     /// scheme, host and port are one copy of the URL's head (up to the host's or the port's end) with a NUL on
     /// the byte after each (":", "]", or the head's end), instead of three copies.
     ///

@@ -26,22 +26,20 @@ extension RouterState {
     @inline(__always) static var quickValues: Int { 16 }
 
     /// `resolve` (without parsing the query) in the lane's conditions, else `.general`. `values` has room for
-    /// `quickValues`; `scratch` takes decoded bytes (the lane asks for the room `resolve` asks for). With `query`,
-    /// a URL with a query takes the lane, and `pairCount` is its number of pairs (checked against maxParams, as
-    /// `resolve` checks it); without, such a URL is handed back.
+    /// `quickValues`; `scratch` takes decoded bytes (the lane asks for the room `resolve` asks for). `pairCount`
+    /// is the number of the query's pairs (checked against maxParams, as `resolve` checks it).
     @inline(__always)
     package func quickMatch(_ url: ByteSpan, _ parts: inout URLParts, scratch: inout ByteWriter,
-                            values: UnsafeMutablePointer<ByteSpan>, query: Bool, pairCount: inout Int) -> QuickMatch {
+                            values: UnsafeMutablePointer<ByteSpan>, pairCount: inout Int) -> QuickMatch {
         // In order: the URL's length is checked before the scratch room is sized from it (wrapping: at most
         // 2^30 bytes).
         guard rewrites.isEmpty, table.maxParams < RouterState.quickValues, table.maxDepth < 16,
               url.count <= limits.maxURLLength, scratch.capacity &- scratch.count >= 8 &* url.count &+ 64 else { return .general }
-        // The commonest URL is matched as it is read (`RouteTable.directMatch`); else it is scanned, then walked.
+        // The commonest URL is matched as it is read (`directMatch`, a query too); else it is scanned, then walked.
         pairCount = 0
         if let p = url.start, let blob = directMatch(p, url.count, &parts, values: values),
            (url.count &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments {
             if parts.hasQuery {  // as below
-                guard query else { return .general }
                 pairCount = Query.pairCount(parts.query(in: url))
                 guard pairCount <= limits.maxParams else { return .general }
             }
@@ -51,7 +49,6 @@ extension RouterState {
               // `checkSegments`'s bound (host counted), without its count: past it, the general path counts.
               (parts.pathEnd &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments else { return .general }
         if parts.hasQuery {
-            guard query else { return .general }
             pairCount = Query.pairCount(parts.query(in: url))
             guard pairCount <= limits.maxParams else { return .general }
         }
@@ -105,7 +102,7 @@ extension RouterState {
             guard let values = buffer.baseAddress else { return .general }
             var parts = URLParts()
             var pairCount = 0
-            switch quickMatch(url, &parts, scratch: &scratch, values: values, query: true, pairCount: &pairCount) {
+            switch quickMatch(url, &parts, scratch: &scratch, values: values, pairCount: &pairCount) {
             case .general: return .general
             case .noMatch: return .noMatch
             case .matched(let blob):
@@ -165,7 +162,7 @@ extension RouterState {
                 var scratch = ByteWriter(base: scratchBase, capacity: RouterState.quickScratch)
                 var parts = URLParts()
                 var pairCount = 0
-                switch quickMatch(url, &parts, scratch: &scratch, values: values, query: true, pairCount: &pairCount) {
+                switch quickMatch(url, &parts, scratch: &scratch, values: values, pairCount: &pairCount) {
                 case .general: return .general
                 case .noMatch: return .noMatch
                 case .matched(let blob):
