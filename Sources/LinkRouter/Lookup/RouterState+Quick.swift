@@ -39,19 +39,12 @@ extension RouterState {
         pairCount = 0
         if let p = url.start, let blob = directMatch(p, url.count, &parts, values: values),
            (url.count &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments {
-            if parts.hasQuery {  // as below
-                pairCount = Query.pairCount(parts.query(in: url))
-                guard pairCount <= limits.maxParams else { return .general }
-            }
-            return .matched(blob)
+            return countPairs(url, &parts, &pairCount) ? .matched(blob) : .general
         }
         guard parts.scan(url, requireScheme: true), parts.isASCII,
               // `checkSegments`'s bound (host counted), without its count: past it, the general path counts.
-              (parts.pathEnd &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments else { return .general }
-        if parts.hasQuery {
-            pairCount = Query.pairCount(parts.query(in: url))
-            guard pairCount <= limits.maxParams else { return .general }
-        }
+              (parts.pathEnd &- parts.pathStart &+ 1) / 2 &+ 1 <= limits.maxSegments,
+              countPairs(url, &parts, &pairCount) else { return .general }
         do throws(RouterError) {
             guard let blob = try table.match(url, &parts, scratch: &scratch, values: values) else {
                 return scratch.overflowed ? .general : .noMatch
@@ -60,6 +53,15 @@ extension RouterState {
         } catch {
             return .general  // only for deep tables, which the guard keeps out
         }
+    }
+
+    /// `quickMatch`'s count of the query's pairs into `pairCount` (untouched without a query); false past
+    /// maxParams, which `resolve` refuses. (`parts` in place: see `MatchRecord.buildPathOnly`.)
+    @inline(__always)
+    private func countPairs(_ url: ByteSpan, _ parts: inout URLParts, _ pairCount: inout Int) -> Bool {
+        guard parts.hasQuery else { return true }
+        pairCount = Query.pairCount(parts.query(in: url))
+        return pairCount <= limits.maxParams
     }
 
     /// The lane's direct match (`RouteTable.directMatch`): the URL as it is, else, when a "?" ended its plain path,
