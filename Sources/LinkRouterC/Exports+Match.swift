@@ -1,4 +1,4 @@
-import LinkRouter
+@_spi(CExports) import LinkRouter
 
 #if canImport(Glibc)
 import Glibc
@@ -21,12 +21,16 @@ private func record(_ m: MatchHandle?, _ function: StaticString) -> MatchRecord?
 }
 
 @inline(__always)
-private func field(_ m: MatchHandle?, _ f: MatchRecord.Field, _ function: StaticString) -> CString {
-    guard let m else {
-        noteMisuse("\(function): the match is NULL")
-        return emptyCString
-    }
-    return UnsafeRawPointer(MatchRecord.fieldStart(f, in: m)).assumingMemoryBound(to: CChar.self)
+private func field(_ m: MatchHandle?, _ f: MatchLayout.Field, _ function: StaticString) -> CString {
+    guard let m else { return nullField(function) }
+    return UnsafeRawPointer(MatchLayout.refStart(f.rawValue, in: m)).assumingMemoryBound(to: CChar.self)
+}
+
+/// Notes a NULL match given to `function`; "". Out of line, so that the getters that call it stay small.
+@inline(never)
+private func nullField(_ function: StaticString) -> CString {
+    noteMisuse("\(function): the match is NULL")
+    return emptyCString
 }
 
 /// Item `i` of a list of `count`, or nil when out of range.
@@ -82,25 +86,36 @@ public func lr_match_route_id(_ m: MatchHandle?) -> UInt32 {
 }
 
 @c(lr_match_param_count)
-public func lr_match_param_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_param_count")?.paramCount ?? 0) }
+public func lr_match_param_count(_ m: MatchHandle?) -> UInt {
+    guard let m else { return nullCount("lr_match_param_count") }
+    return UInt(MatchLayout.word(MatchLayout.paramCountWord, in: m))
+}
 
 @c(lr_match_param_name)
 public func lr_match_param_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_param_name") else { return nil }
-    return item(i, r.paramCount) { r.param($0).name }
+    guard let m else { return nullMatch("lr_match_param_name") }
+    return param(m, i, value: false)
 }
 
 @c(lr_match_param_value)
 public func lr_match_param_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_param_value") else { return nil }
-    return item(i, r.paramCount) { r.param($0).value }
+    guard let m else { return nullMatch("lr_match_param_value") }
+    return param(m, i, value: true)
+}
+
+/// The name or value of merged parameter `i` of the match at `m`, or nil when `i` is out of range.
+@inline(__always)
+private func param(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
+    guard i < UInt(MatchLayout.word(MatchLayout.paramCountWord, in: m)) else { return nil }
+    let ref = MatchLayout.firstParamRef &+ 2 &* Int(i) &+ (value ? 1 : 0)
+    return UnsafeRawPointer(MatchLayout.refStart(ref, in: m)).assumingMemoryBound(to: CChar.self)
 }
 
 @c(lr_match_get)
 public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? {
     guard let m else { return nullMatch("lr_match_get") }
     guard let name else { return nil }
-    return MatchRecord.paramValue(in: m, cName: name)
+    return MatchLayout.paramValue(in: m, cName: name)
 }
 
 /// Notes a NULL match given to `function`; nil. Out of line, so that the getters that call it stay small.
@@ -108,6 +123,13 @@ public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? {
 private func nullMatch(_ function: StaticString) -> CString? {
     noteMisuse("\(function): the match is NULL")
     return nil
+}
+
+/// `nullMatch` for a count: 0.
+@inline(never)
+private func nullCount(_ function: StaticString) -> UInt {
+    noteMisuse("\(function): the match is NULL")
+    return 0
 }
 
 @c(lr_match_query_count)

@@ -1,5 +1,5 @@
 import XCTest
-@testable import LinkRouter
+@_spi(CExports) @testable import LinkRouter
 
 /// The one-allocation match: every field read back from the record, and the merge (SPEC §4) against a plain
 /// reference implementation, in both the linear and the hashed mode of its name index.
@@ -69,6 +69,33 @@ final class MatchRecordTests: XCTestCase {
             XCTAssertEqual(m.orderedParams, expected, "round \(round): \(url) extras \(extras)")
             XCTAssertEqual(m.query.map(\.name), query.map(\.0), url)
             for p in expected { XCTAssertEqual(m.params[p.name], p.value, url) }
+        }
+    }
+
+    /// `MatchLayout` (the C getters' inlined reads) states the layout `MatchRecord` writes: its constants are
+    /// the record's, and its reads give what the record's give.
+    func testLayoutAgreesWithRecord() throws {
+        XCTAssertEqual(MatchLayout.headerWords, MatchRecord.headerWords)
+        XCTAssertEqual(MatchLayout.paramCountWord, MatchRecord.Word.params.rawValue)
+        XCTAssertEqual(MatchLayout.firstParamRef, MatchRecord.fieldCount)
+        let r = Router()
+        try r.add("app://x/:id/:idx/:i", target: "X")
+        let m = try XCTUnwrap(try r.resolve("app://x/1/two/3?id=q&k=v"))
+        let base = m.recordBase
+        XCTAssertEqual(MatchLayout.word(MatchLayout.paramCountWord, in: base), 4)
+        for f in MatchRecord.Field.allCases {
+            let span = m.record.field(f)
+            XCTAssertEqual(MatchLayout.refStart(f.rawValue, in: base), span.start, "\(f)")
+            XCTAssertEqual(MatchLayout.refCount(f.rawValue, in: base), span.count, "\(f)")
+        }
+        // lr_match_get's lookup: whole names only, a prefix or a longer name is another name.
+        let rows: [(String, String?, UInt)] = [
+            ("id", "1", #line), ("idx", "two", #line), ("i", "3", #line), ("k", "v", #line),
+            ("", nil, #line), ("ix", nil, #line), ("idxx", nil, #line), ("I", nil, #line),
+        ]
+        for (name, value, line) in rows {
+            let found = name.withCString { MatchLayout.paramValue(in: base, cName: $0).map { String(cString: $0) } }
+            XCTAssertEqual(found, value, name, line: line)
         }
     }
 }

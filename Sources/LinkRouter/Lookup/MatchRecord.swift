@@ -32,11 +32,9 @@ package struct MatchRecord {
     package init(_ base: UnsafeRawPointer) { self.base = base }
 
     enum Word: Int { case size, routeID, flags, params, pathParams, queryPairs, extras, requires, zero, meta, nesting, capacity }
-    static let headerWords = 12
+    static let headerWords = MatchLayout.headerWords
 
-    package enum Field: Int, CaseIterable {
-        case target, pattern, name, metadata, url, routed, scheme, host, port, path, fragment
-    }
+    package typealias Field = MatchLayout.Field
     static let fieldCount = Field.allCases.count
 
     static let rewrittenFlag: UInt32 = 1
@@ -48,19 +46,10 @@ package struct MatchRecord {
 
     // MARK: Reading
 
-    @inline(__always) func word(_ w: Word) -> Int {
-        Int(base.loadUnaligned(fromByteOffset: 4 &* w.rawValue, as: UInt32.self))
-    }
+    @inline(__always) func word(_ w: Word) -> Int { MatchLayout.word(w.rawValue, in: base) }
 
     @inline(__always) func ref(_ i: Int) -> ByteSpan {
-        let count = Int(base.loadUnaligned(fromByteOffset: MatchRecord.refAt(i) &+ 4, as: UInt32.self))
-        return ByteSpan(start: MatchRecord.refStart(i, in: base), count: count)
-    }
-
-    /// Where ref `i` is in the block, and where the string it refers to starts.
-    @inline(__always) private static func refAt(_ i: Int) -> Int { 4 &* headerWords &+ 8 &* i }
-    @inline(__always) private static func refStart(_ i: Int, in base: UnsafeRawPointer) -> UnsafePointer<UInt8> {
-        (base + Int(base.loadUnaligned(fromByteOffset: refAt(i), as: UInt32.self))).assumingMemoryBound(to: UInt8.self)
+        ByteSpan(start: MatchLayout.refStart(i, in: base), count: MatchLayout.refCount(i, in: base))
     }
 
     /// A fixed string; NUL-terminated.
@@ -113,27 +102,6 @@ package struct MatchRecord {
     package func extra(_ i: Int) -> (name: ByteSpan, value: ByteSpan) { pair(extraStart, i) }
     package func requires(_ i: Int) -> ByteSpan { ref(requiresStart + i) }
     package func meta(_ i: Int) -> (name: ByteSpan, value: ByteSpan) { pair(metaStart, i) }
-
-    /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
-    /// absent. One strlen, then a stored name of another length is passed over with one compare; only the
-    /// name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
-    @inline(__always)  // into `paramValue(in:cName:)`, lr_match_get's one call
-    package func paramValue(cName name: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
-        return firstParam { key in key.count == length && bytesEqual(name, key.start, length) }
-            .flatMap { param($0).value.start }
-    }
-
-    /// `paramValue(cName:)` of the record at `base`, on C strings: `lr_match_get`'s one call into the core.
-    package static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
-        let value = MatchRecord(base).paramValue(cName: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self))
-        return value.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-    }
-
-    /// Fixed string `f` of the record at `base`, NUL-terminated: the getters' one call into the core.
-    package static func fieldStart(_ f: Field, in base: UnsafeRawPointer) -> UnsafePointer<UInt8> {
-        refStart(f.rawValue, in: base)
-    }
 
     /// The index of merged parameter `name`, or nil.
     @inline(__always) package func paramIndex(_ name: ByteSpan) -> Int? {
