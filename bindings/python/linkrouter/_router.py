@@ -636,9 +636,10 @@ class Router(_ResolveBase, Opening, Tables):
 
     @_counted
     def resolve_json(self, url: URL, extra: Optional[Mapping[str, str]] = None) -> Optional[str]:
-        """The match as the library's JSON (lr_match_to_json), or None. ``extra`` values must be str here."""
+        """The match as the library's JSON (lr_match_to_json), or None. ``extra`` values must be str here; ``extra``
+        itself is what ``resolve`` takes (a mapping, or what dict.update takes)."""
         b = _url_bytes(url)
-        items = list(extra.items()) if extra else []
+        items = list(dict(extra).items()) if extra else []  # dict(): resolve's types, and resolve's TypeError
         names = [_text(k, "extra name") for k, _ in items]
         values = [_text(v, "extra value") for _, v in items]
         out = _native.void_out()

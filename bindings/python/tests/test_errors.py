@@ -178,6 +178,7 @@ WRONG_TYPES = [
     (lambda r: r.can_route(3.5), "url must be str or bytes-like (bytes, bytearray, memoryview), not float"),
     # Python's own message: resolve does not check the type of extra as open does ("extra must be a mapping")
     (lambda r: r.resolve("app://x", extra=5), "'int' object is not iterable"),
+    (lambda r: r.resolve_json("app://x", extra=5), "'int' object is not iterable"),  # was AttributeError
 ]
 
 

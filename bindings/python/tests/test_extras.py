@@ -2,6 +2,7 @@
 path and query parameters; the merged dict is new for every match."""
 from __future__ import annotations
 
+import json
 import types
 
 import pytest
@@ -46,6 +47,10 @@ def test_extra_mappings_and_pairs(r):
     assert r.resolve("app://user/1", extra=[("a", 1), ("b", 2)]).params == {"id": "1", "a": 1, "b": 2}
     assert r.resolve("app://user/1", extra={}).params == {"id": "1"}
     assert r.resolve("app://user/1", extra=None).params == {"id": "1"}
+    # resolve_json takes the same (its values str, as the library's extras are)
+    for extra in (types.MappingProxyType({"a": "1"}), [("a", "1"), ("b", "2")], {}, None):
+        expected = {"id": "1", **dict(extra or {})}
+        assert json.loads(r.resolve_json("app://user/1", extra=extra))["params"] == expected, extra
 
 
 def test_extras_do_not_leak_between_matches(r):
