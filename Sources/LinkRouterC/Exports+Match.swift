@@ -106,9 +106,8 @@ public func lr_match_param_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
 /// The name or value of merged parameter `i` of the match at `m`, or nil when `i` is out of range.
 @inline(__always)
 private func param(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
-    guard i < UInt(MatchLayout.word(MatchLayout.paramCountWord, in: m)) else { return nil }
-    let ref = MatchLayout.firstParamRef &+ 2 &* Int(i) &+ (value ? 1 : 0)
-    return UnsafeRawPointer(MatchLayout.refStart(ref, in: m)).assumingMemoryBound(to: CChar.self)
+    MatchLayout.item(i, count: MatchLayout.word(MatchLayout.paramCountWord, in: m), first: MatchLayout.firstParamRef,
+                     stride: 2, second: value, in: m)
 }
 
 @c(lr_match_get)
@@ -133,50 +132,74 @@ private func nullCount(_ function: StaticString) -> UInt {
 }
 
 @c(lr_match_query_count)
-public func lr_match_query_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_query_count")?.queryCount ?? 0) }
+public func lr_match_query_count(_ m: MatchHandle?) -> UInt {
+    guard let m else { return nullCount("lr_match_query_count") }
+    return UInt(MatchLayout.word(MatchLayout.Word.queryPairs.rawValue, in: m))
+}
 
 @c(lr_match_query_name)
 public func lr_match_query_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_query_name") else { return nil }
-    return item(i, r.queryCount) { r.query($0).name }
+    guard let m else { return nullMatch("lr_match_query_name") }
+    return query(m, i, value: false)
 }
 
 @c(lr_match_query_value)
 public func lr_match_query_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_query_value") else { return nil }
-    return item(i, r.queryCount) { r.query($0).value }
+    guard let m else { return nullMatch("lr_match_query_value") }
+    return query(m, i, value: true)
+}
+
+/// The name or value of query pair `i` of the match at `m`, or nil when `i` is out of range.
+@inline(__always)
+private func query(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
+    MatchLayout.item(i, count: MatchLayout.word(MatchLayout.Word.queryPairs.rawValue, in: m),
+                     first: MatchLayout.queryStart(in: m), stride: 2, second: value, in: m)
 }
 
 @c(lr_match_meta_count)
-public func lr_match_meta_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_meta_count")?.metaCount ?? 0) }
+public func lr_match_meta_count(_ m: MatchHandle?) -> UInt {
+    guard let m else { return nullCount("lr_match_meta_count") }
+    return UInt(MatchLayout.word(MatchLayout.Word.meta.rawValue, in: m))
+}
 
 @c(lr_match_meta_name)
 public func lr_match_meta_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_meta_name") else { return nil }
-    return item(i, r.metaCount) { r.meta($0).name }
+    guard let m else { return nullMatch("lr_match_meta_name") }
+    return meta(m, i, value: false)
 }
 
 @c(lr_match_meta_value)
 public func lr_match_meta_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_meta_value") else { return nil }
-    return item(i, r.metaCount) { r.meta($0).value }
+    guard let m else { return nullMatch("lr_match_meta_value") }
+    return meta(m, i, value: true)
+}
+
+/// The key or value of meta entry `i` of the match at `m`, or nil when `i` is out of range.
+@inline(__always)
+private func meta(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
+    MatchLayout.item(i, count: MatchLayout.word(MatchLayout.Word.meta.rawValue, in: m),
+                     first: MatchLayout.metaStart(in: m), stride: 2, second: value, in: m)
 }
 
 @c(lr_match_meta)
 public func lr_match_meta(_ m: MatchHandle?, _ key: CString?) -> CString? {
-    guard let r = record(m, "lr_match_meta"), let key else { return nil }
-    let k = key.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(key)) }
-    for i in 0..<r.metaCount where r.meta(i).name.equals(k) { return cString(r.meta(i).value) }
-    return nil
+    guard let m else { return nullMatch("lr_match_meta") }
+    guard let key else { return nil }
+    return MatchLayout.value(named: key, count: MatchLayout.word(MatchLayout.Word.meta.rawValue, in: m),
+                             first: MatchLayout.metaStart(in: m), in: m)
 }
 
 @c(lr_match_requires_count)
-public func lr_match_requires_count(_ m: MatchHandle?) -> UInt { UInt(record(m, "lr_match_requires_count")?.requiresCount ?? 0) }
+public func lr_match_requires_count(_ m: MatchHandle?) -> UInt {
+    guard let m else { return nullCount("lr_match_requires_count") }
+    return UInt(MatchLayout.word(MatchLayout.Word.requires.rawValue, in: m))
+}
 
 @c(lr_match_requires)
 public func lr_match_requires(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let r = record(m, "lr_match_requires") else { return nil }
-    return item(i, r.requiresCount) { r.requires($0) }
+    guard let m else { return nullMatch("lr_match_requires") }
+    return MatchLayout.item(i, count: MatchLayout.word(MatchLayout.Word.requires.rawValue, in: m),
+                            first: MatchLayout.requiresStart(in: m), stride: 1, in: m)
 }
 
 @c(lr_match_to_json)

@@ -75,9 +75,8 @@ final class MatchRecordTests: XCTestCase {
     /// `MatchLayout` (the C getters' inlined reads) states the layout `MatchRecord` writes: its constants are
     /// the record's, and its reads give what the record's give.
     func testLayoutAgreesWithRecord() throws {
-        XCTAssertEqual(MatchLayout.headerWords, MatchRecord.headerWords)
-        XCTAssertEqual(MatchLayout.paramCountWord, MatchRecord.Word.params.rawValue)
-        XCTAssertEqual(MatchLayout.firstParamRef, MatchRecord.fieldCount)
+        XCTAssertEqual(MatchLayout.headerWords, MatchLayout.Word.allCases.count)
+        XCTAssertEqual(MatchLayout.firstParamRef, MatchLayout.Field.allCases.count)
         let r = Router()
         try r.add("app://x/:id/:idx/:i", target: "X")
         let m = try XCTUnwrap(try r.resolve("app://x/1/two/3?id=q&k=v"))
@@ -97,5 +96,38 @@ final class MatchRecordTests: XCTestCase {
             let found = name.withCString { MatchLayout.paramValue(in: base, cName: $0).map { String(cString: $0) } }
             XCTAssertEqual(found, value, name, line: line)
         }
+    }
+
+    /// The lists after the parameters (query pairs, requires, meta), as the C getters read them through
+    /// `MatchLayout`, against `MatchRecord`'s reading: in both kinds of record (merged parameters apart, and
+    /// merged parameters that are the path parameters).
+    func testLayoutListsAgreeWithRecord() throws {
+        let r = Router()
+        try r.add("app://x/:id", target: "X", requires: ["login", "paid"], meta: ["k": "v", "a": "b"])
+        for url in ["app://x/1?q=2&q=3&id=9", "app://x/1"] {
+            let m = try XCTUnwrap(try r.resolve(url), url)
+            let base = m.recordBase, record = m.record
+            func strings(_ count: Int, _ first: Int, stride: Int, second: Bool = false) -> [String?] {
+                (0...count).map { i in
+                    MatchLayout.item(UInt(i), count: count, first: first, stride: stride, second: second, in: base)
+                        .map { String(cString: $0) }
+                }
+            }
+            // One past the end: nil.
+            XCTAssertEqual(strings(record.queryCount, MatchLayout.queryStart(in: base), stride: 2),
+                           (0..<record.queryCount).map { record.query($0).name.string } + [nil], url)
+            XCTAssertEqual(strings(record.queryCount, MatchLayout.queryStart(in: base), stride: 2, second: true),
+                           (0..<record.queryCount).map { record.query($0).value.string } + [nil], url)
+            XCTAssertEqual(strings(record.requiresCount, MatchLayout.requiresStart(in: base), stride: 1),
+                           ["login", "paid", nil], url)
+            XCTAssertEqual(strings(record.metaCount, MatchLayout.metaStart(in: base), stride: 2),
+                           (0..<record.metaCount).map { record.meta($0).name.string } + [nil], url)
+            let count = record.metaCount, first = MatchLayout.metaStart(in: base)
+            for (key, value) in [("k", "v"), ("a", "b"), ("x", nil), ("", nil), ("kk", nil)] as [(String, String?)] {
+                let found = key.withCString { MatchLayout.value(named: $0, count: count, first: first, in: base) }
+                XCTAssertEqual(found.map { String(cString: $0) }, value, "\(url) \(key)")
+            }
+        }
+        XCTAssertEqual(try XCTUnwrap(try r.resolve("app://x/1?q=2&q=3&id=9")).record.queryCount, 3)
     }
 }

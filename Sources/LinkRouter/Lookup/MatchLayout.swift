@@ -8,10 +8,18 @@ import Musl
 /// it: each getter is then one function, with no call into the core (Swift inlines no `package` function across
 /// modules). `MatchRecord` reads through them too, so that the layout is written down once.
 @_spi(CExports) public enum MatchLayout {
-    /// Header words before the refs (`MatchRecord.Word`; MatchRecordTests holds the two together).
+    /// The header's u32 words, before the refs (`MatchRecord` says what each holds).
+    public enum Word: Int, CaseIterable {
+        case size, routeID, flags, params, pathParams, queryPairs, extras, requires, zero, meta, nesting, capacity
+    }
+
+    /// Header words before the refs (`Word`'s cases; MatchRecordTests holds the two together).
     @inlinable public static var headerWords: Int { 12 }
-    /// The header word holding the merged parameters' count (`MatchRecord.Word.params`).
-    @inlinable public static var paramCountWord: Int { 3 }
+    /// The header word holding the merged parameters' count (`Word.params`).
+    @inlinable public static var paramCountWord: Int { Word.params.rawValue }
+    /// The flag (in `Word.flags`) of a record whose merged parameters are its path parameters, whose refs
+    /// then serve as both.
+    @inlinable public static var mergedArePathFlag: UInt32 { 8 }
     /// The fixed strings, in the order of their refs (`MatchRecord.Field`).
     public enum Field: Int, CaseIterable {
         case target, pattern, name, metadata, url, routed, scheme, host, port, path, fragment
@@ -42,22 +50,64 @@ import Musl
         Int(base.loadUnaligned(fromByteOffset: refAt(i) &+ 4, as: UInt32.self))
     }
 
-    /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
-    /// absent. One strlen, then a stored name of another length is passed over with one compare; only the
-    /// name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
+    /// The first ref of each list after the fixed strings: merged parameters (name, value), path parameters
+    /// (none of their own when `mergedArePathFlag` says the merged ones are they), query pairs, extras,
+    /// requires (one ref each), meta (key, value).
     @inlinable @inline(__always)
-    public static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+    public static func pathStart(in base: UnsafeRawPointer) -> Int {
+        UInt32(truncatingIfNeeded: word(Word.flags.rawValue, in: base)) & mergedArePathFlag != 0
+            ? firstParamRef : firstParamRef &+ 2 &* word(Word.params.rawValue, in: base)
+    }
+    @inlinable @inline(__always)
+    public static func queryStart(in base: UnsafeRawPointer) -> Int {
+        pathStart(in: base) &+ 2 &* word(Word.pathParams.rawValue, in: base)
+    }
+    @inlinable @inline(__always)
+    public static func extraStart(in base: UnsafeRawPointer) -> Int {
+        queryStart(in: base) &+ 2 &* word(Word.queryPairs.rawValue, in: base)
+    }
+    @inlinable @inline(__always)
+    public static func requiresStart(in base: UnsafeRawPointer) -> Int {
+        extraStart(in: base) &+ 2 &* word(Word.extras.rawValue, in: base)
+    }
+    @inlinable @inline(__always)
+    public static func metaStart(in base: UnsafeRawPointer) -> Int {
+        requiresStart(in: base) &+ word(Word.requires.rawValue, in: base)
+    }
+
+    /// Item `i` of a list of `count` refs from ref `first`, `stride` refs apart (2 for pairs, whose second is
+    /// at `second`), as a C string; nil when `i` is out of range.
+    @inlinable @inline(__always)
+    public static func item(_ i: UInt, count: Int, first: Int, stride: Int, second: Bool = false,
+                            in base: UnsafeRawPointer) -> UnsafePointer<CChar>? {
+        guard i < UInt(count) else { return nil }
+        let ref = first &+ stride &* Int(i) &+ (second ? 1 : 0)
+        return UnsafeRawPointer(refStart(ref, in: base)).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// The value of the first of `count` (name, value) pairs from ref `first` whose name is C string `name`;
+    /// nil when none is. One strlen, then a stored name of another length is passed over with one compare;
+    /// only the name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
+    @inlinable @inline(__always)
+    public static func value(named name: UnsafePointer<CChar>, count: Int, first: Int,
+                             in base: UnsafeRawPointer) -> UnsafePointer<CChar>? {
         let length = strlen(name)
         let bytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
-        let n = word(paramCountWord, in: base)
         var i = 0
-        while i < n {
-            let key = firstParamRef &+ 2 &* i
+        while i < count {
+            let key = first &+ 2 &* i
             if refCount(key, in: base) == length && bytesEqual(bytes, refStart(key, in: base), length) {
                 return UnsafeRawPointer(refStart(key &+ 1, in: base)).assumingMemoryBound(to: CChar.self)
             }
             i &+= 1
         }
         return nil
+    }
+
+    /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
+    /// absent (`lr_match_get`).
+    @inlinable @inline(__always)
+    public static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        value(named: name, count: word(paramCountWord, in: base), first: firstParamRef, in: base)
     }
 }

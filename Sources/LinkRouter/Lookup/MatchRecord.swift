@@ -31,7 +31,7 @@ package struct MatchRecord {
 
     package init(_ base: UnsafeRawPointer) { self.base = base }
 
-    enum Word: Int { case size, routeID, flags, params, pathParams, queryPairs, extras, requires, zero, meta, nesting, capacity }
+    typealias Word = MatchLayout.Word
     static let headerWords = MatchLayout.headerWords
 
     package typealias Field = MatchLayout.Field
@@ -42,7 +42,7 @@ package struct MatchRecord {
     static let metadataFlag: UInt32 = 4
     /// The merged parameters are the path parameters, in order (no query, no extras): their refs are the path
     /// parameters' refs, written once.
-    static let mergedArePathFlag: UInt32 = 8
+    static let mergedArePathFlag = MatchLayout.mergedArePathFlag
 
     // MARK: Reading
 
@@ -86,14 +86,12 @@ package struct MatchRecord {
         (ref(first &+ 2 &* i), ref(first &+ 2 &* i &+ 1))
     }
 
-    private var mergedStart: Int { MatchRecord.fieldCount }
-    private var pathStart: Int {
-        UInt32(word(.flags)) & MatchRecord.mergedArePathFlag != 0 ? mergedStart : mergedStart + 2 * paramCount
-    }
-    private var queryStart: Int { pathStart + 2 * pathParamCount }
-    private var extraStart: Int { queryStart + 2 * queryCount }
-    private var requiresStart: Int { extraStart + 2 * extraCount }
-    private var metaStart: Int { requiresStart + requiresCount }
+    private var mergedStart: Int { MatchLayout.firstParamRef }
+    private var pathStart: Int { MatchLayout.pathStart(in: base) }
+    private var queryStart: Int { MatchLayout.queryStart(in: base) }
+    private var extraStart: Int { MatchLayout.extraStart(in: base) }
+    private var requiresStart: Int { MatchLayout.requiresStart(in: base) }
+    private var metaStart: Int { MatchLayout.metaStart(in: base) }
 
     /// Merged parameter `i` (each name once; see the type's comment for the order).
     @inline(__always) package func param(_ i: Int) -> (name: ByteSpan, value: ByteSpan) { pair(mergedStart, i) }
