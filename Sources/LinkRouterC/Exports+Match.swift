@@ -86,35 +86,72 @@ public func lr_match_route_id(_ m: MatchHandle?) -> UInt32 {
 }
 
 @c(lr_match_param_count)
-public func lr_match_param_count(_ m: MatchHandle?) -> UInt {
-    guard let m else { return nullCount("lr_match_param_count") }
-    return UInt(MatchLayout.word(MatchLayout.paramCountWord, in: m))
-}
+public func lr_match_param_count(_ m: MatchHandle?) -> UInt { count(m, .params, "lr_match_param_count") }
 
 @c(lr_match_param_name)
-public func lr_match_param_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_param_name") }
-    return param(m, i, value: false)
-}
+public func lr_match_param_name(_ m: MatchHandle?, _ i: UInt) -> CString? { item(m, .params, i, "lr_match_param_name") }
 
 @c(lr_match_param_value)
 public func lr_match_param_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_param_value") }
-    return param(m, i, value: true)
-}
-
-/// The name or value of merged parameter `i` of the match at `m`, or nil when `i` is out of range.
-@inline(__always)
-private func param(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
-    MatchLayout.item(i, count: MatchLayout.word(MatchLayout.paramCountWord, in: m), first: MatchLayout.firstParamRef,
-                     stride: 2, second: value, in: m)
+    item(m, .params, i, second: true, "lr_match_param_value")
 }
 
 @c(lr_match_get)
-public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? {
-    guard let m else { return nullMatch("lr_match_get") }
+public func lr_match_get(_ m: MatchHandle?, _ name: CString?) -> CString? { value(m, name, .params, "lr_match_get") }
+
+@c(lr_match_query_count)
+public func lr_match_query_count(_ m: MatchHandle?) -> UInt { count(m, .query, "lr_match_query_count") }
+
+@c(lr_match_query_name)
+public func lr_match_query_name(_ m: MatchHandle?, _ i: UInt) -> CString? { item(m, .query, i, "lr_match_query_name") }
+
+@c(lr_match_query_value)
+public func lr_match_query_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
+    item(m, .query, i, second: true, "lr_match_query_value")
+}
+
+@c(lr_match_meta_count)
+public func lr_match_meta_count(_ m: MatchHandle?) -> UInt { count(m, .meta, "lr_match_meta_count") }
+
+@c(lr_match_meta_name)
+public func lr_match_meta_name(_ m: MatchHandle?, _ i: UInt) -> CString? { item(m, .meta, i, "lr_match_meta_name") }
+
+@c(lr_match_meta_value)
+public func lr_match_meta_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
+    item(m, .meta, i, second: true, "lr_match_meta_value")
+}
+
+@c(lr_match_meta)
+public func lr_match_meta(_ m: MatchHandle?, _ key: CString?) -> CString? { value(m, key, .meta, "lr_match_meta") }
+
+@c(lr_match_requires_count)
+public func lr_match_requires_count(_ m: MatchHandle?) -> UInt { count(m, .requires, "lr_match_requires_count") }
+
+@c(lr_match_requires)
+public func lr_match_requires(_ m: MatchHandle?, _ i: UInt) -> CString? { item(m, .requires, i, "lr_match_requires") }
+
+/// The length of list `l` of `m` (0 for a NULL match, noted).
+@inline(__always)
+private func count(_ m: MatchHandle?, _ l: MatchLayout.List, _ function: StaticString) -> UInt {
+    guard let m else { return nullCount(function) }
+    return UInt(MatchLayout.count(l, in: m))
+}
+
+/// Item `i` of list `l` of `m` (`MatchLayout.item`); nil out of range, or for a NULL match (noted).
+@inline(__always)
+private func item(_ m: MatchHandle?, _ l: MatchLayout.List, _ i: UInt, second: Bool = false,
+                  _ function: StaticString) -> CString? {
+    guard let m else { return nullMatch(function) }
+    return MatchLayout.item(l, i, second: second, in: m)
+}
+
+/// The value named `name` in list `l` of `m` (`MatchLayout.value`); nil when absent, for a NULL name, or for a
+/// NULL match (noted).
+@inline(__always)
+private func value(_ m: MatchHandle?, _ name: CString?, _ l: MatchLayout.List, _ function: StaticString) -> CString? {
+    guard let m else { return nullMatch(function) }
     guard let name else { return nil }
-    return MatchLayout.paramValue(in: m, cName: name)
+    return MatchLayout.value(named: name, in: l, of: m)
 }
 
 /// Notes a NULL match given to `function`; nil. Out of line, so that the getters that call it stay small.
@@ -129,77 +166,6 @@ private func nullMatch(_ function: StaticString) -> CString? {
 private func nullCount(_ function: StaticString) -> UInt {
     noteMisuse("\(function): the match is NULL")
     return 0
-}
-
-@c(lr_match_query_count)
-public func lr_match_query_count(_ m: MatchHandle?) -> UInt {
-    guard let m else { return nullCount("lr_match_query_count") }
-    return UInt(MatchLayout.word(MatchLayout.Word.queryPairs.rawValue, in: m))
-}
-
-@c(lr_match_query_name)
-public func lr_match_query_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_query_name") }
-    return query(m, i, value: false)
-}
-
-@c(lr_match_query_value)
-public func lr_match_query_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_query_value") }
-    return query(m, i, value: true)
-}
-
-/// The name or value of query pair `i` of the match at `m`, or nil when `i` is out of range.
-@inline(__always)
-private func query(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
-    MatchLayout.item(i, count: MatchLayout.word(MatchLayout.Word.queryPairs.rawValue, in: m),
-                     first: MatchLayout.queryStart(in: m), stride: 2, second: value, in: m)
-}
-
-@c(lr_match_meta_count)
-public func lr_match_meta_count(_ m: MatchHandle?) -> UInt {
-    guard let m else { return nullCount("lr_match_meta_count") }
-    return UInt(MatchLayout.word(MatchLayout.Word.meta.rawValue, in: m))
-}
-
-@c(lr_match_meta_name)
-public func lr_match_meta_name(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_meta_name") }
-    return meta(m, i, value: false)
-}
-
-@c(lr_match_meta_value)
-public func lr_match_meta_value(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_meta_value") }
-    return meta(m, i, value: true)
-}
-
-/// The key or value of meta entry `i` of the match at `m`, or nil when `i` is out of range.
-@inline(__always)
-private func meta(_ m: MatchHandle, _ i: UInt, value: Bool) -> CString? {
-    MatchLayout.item(i, count: MatchLayout.word(MatchLayout.Word.meta.rawValue, in: m),
-                     first: MatchLayout.metaStart(in: m), stride: 2, second: value, in: m)
-}
-
-@c(lr_match_meta)
-public func lr_match_meta(_ m: MatchHandle?, _ key: CString?) -> CString? {
-    guard let m else { return nullMatch("lr_match_meta") }
-    guard let key else { return nil }
-    return MatchLayout.value(named: key, count: MatchLayout.word(MatchLayout.Word.meta.rawValue, in: m),
-                             first: MatchLayout.metaStart(in: m), in: m)
-}
-
-@c(lr_match_requires_count)
-public func lr_match_requires_count(_ m: MatchHandle?) -> UInt {
-    guard let m else { return nullCount("lr_match_requires_count") }
-    return UInt(MatchLayout.word(MatchLayout.Word.requires.rawValue, in: m))
-}
-
-@c(lr_match_requires)
-public func lr_match_requires(_ m: MatchHandle?, _ i: UInt) -> CString? {
-    guard let m else { return nullMatch("lr_match_requires") }
-    return MatchLayout.item(i, count: MatchLayout.word(MatchLayout.Word.requires.rawValue, in: m),
-                            first: MatchLayout.requiresStart(in: m), stride: 1, in: m)
 }
 
 @c(lr_match_to_json)

@@ -93,12 +93,12 @@ final class MatchRecordTests: XCTestCase {
             ("", nil, #line), ("ix", nil, #line), ("idxx", nil, #line), ("I", nil, #line),
         ]
         for (name, value, line) in rows {
-            let found = name.withCString { MatchLayout.paramValue(in: base, cName: $0).map { String(cString: $0) } }
+            let found = name.withCString { MatchLayout.value(named: $0, in: .params, of: base).map { String(cString: $0) } }
             XCTAssertEqual(found, value, name, line: line)
         }
     }
 
-    /// The lists after the parameters (query pairs, requires, meta), as the C getters read them through
+    /// The lists (merged parameters, query pairs, requires, meta), as the C getters read them through
     /// `MatchLayout`, against `MatchRecord`'s reading: in both kinds of record (merged parameters apart, and
     /// merged parameters that are the path parameters).
     func testLayoutListsAgreeWithRecord() throws {
@@ -107,24 +107,24 @@ final class MatchRecordTests: XCTestCase {
         for url in ["app://x/1?q=2&q=3&id=9", "app://x/1"] {
             let m = try XCTUnwrap(try r.resolve(url), url)
             let base = m.recordBase, record = m.record
-            func strings(_ count: Int, _ first: Int, stride: Int, second: Bool = false) -> [String?] {
-                (0...count).map { i in
-                    MatchLayout.item(UInt(i), count: count, first: first, stride: stride, second: second, in: base)
-                        .map { String(cString: $0) }
+            // Every item and one past the end (nil).
+            func strings(_ l: MatchLayout.List, second: Bool = false) -> [String?] {
+                (0...MatchLayout.count(l, in: base)).map { i in
+                    MatchLayout.item(l, UInt(i), second: second, in: base).map { String(cString: $0) }
                 }
             }
-            // One past the end: nil.
-            XCTAssertEqual(strings(record.queryCount, MatchLayout.queryStart(in: base), stride: 2),
-                           (0..<record.queryCount).map { record.query($0).name.string } + [nil], url)
-            XCTAssertEqual(strings(record.queryCount, MatchLayout.queryStart(in: base), stride: 2, second: true),
+            XCTAssertEqual(strings(.params), (0..<record.paramCount).map { record.param($0).name.string } + [nil], url)
+            XCTAssertEqual(strings(.params, second: true),
+                           (0..<record.paramCount).map { record.param($0).value.string } + [nil], url)
+            XCTAssertEqual(strings(.query), (0..<record.queryCount).map { record.query($0).name.string } + [nil], url)
+            XCTAssertEqual(strings(.query, second: true),
                            (0..<record.queryCount).map { record.query($0).value.string } + [nil], url)
-            XCTAssertEqual(strings(record.requiresCount, MatchLayout.requiresStart(in: base), stride: 1),
-                           ["login", "paid", nil], url)
-            XCTAssertEqual(strings(record.metaCount, MatchLayout.metaStart(in: base), stride: 2),
-                           (0..<record.metaCount).map { record.meta($0).name.string } + [nil], url)
-            let count = record.metaCount, first = MatchLayout.metaStart(in: base)
+            XCTAssertEqual(strings(.requires), ["login", "paid", nil], url)
+            XCTAssertEqual(strings(.meta), (0..<record.metaCount).map { record.meta($0).name.string } + [nil], url)
+            XCTAssertEqual(strings(.meta, second: true),
+                           (0..<record.metaCount).map { record.meta($0).value.string } + [nil], url)
             for (key, value) in [("k", "v"), ("a", "b"), ("x", nil), ("", nil), ("kk", nil)] as [(String, String?)] {
-                let found = key.withCString { MatchLayout.value(named: $0, count: count, first: first, in: base) }
+                let found = key.withCString { MatchLayout.value(named: $0, in: .meta, of: base) }
                 XCTAssertEqual(found.map { String(cString: $0) }, value, "\(url) \(key)")
             }
         }

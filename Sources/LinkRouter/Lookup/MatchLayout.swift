@@ -75,39 +75,58 @@ import Musl
         requiresStart(in: base) &+ word(Word.requires.rawValue, in: base)
     }
 
-    /// Item `i` of a list of `count` refs from ref `first`, `stride` refs apart (2 for pairs, whose second is
-    /// at `second`), as a C string; nil when `i` is out of range.
+    /// The lists the C getters read by index: merged parameters, query pairs and meta entries (pairs of refs),
+    /// requires (one ref each).
+    public enum List { case params, query, requires, meta }
+
+    /// The number of items in list `l`.
     @inlinable @inline(__always)
-    public static func item(_ i: UInt, count: Int, first: Int, stride: Int, second: Bool = false,
-                            in base: UnsafeRawPointer) -> UnsafePointer<CChar>? {
-        guard i < UInt(count) else { return nil }
-        let ref = first &+ stride &* Int(i) &+ (second ? 1 : 0)
+    public static func count(_ l: List, in base: UnsafeRawPointer) -> Int {
+        switch l {
+        case .params: word(Word.params.rawValue, in: base)
+        case .query: word(Word.queryPairs.rawValue, in: base)
+        case .requires: word(Word.requires.rawValue, in: base)
+        case .meta: word(Word.meta.rawValue, in: base)
+        }
+    }
+
+    /// The first ref of list `l`.
+    @inlinable @inline(__always)
+    static func first(_ l: List, in base: UnsafeRawPointer) -> Int {
+        switch l {
+        case .params: firstParamRef
+        case .query: queryStart(in: base)
+        case .requires: requiresStart(in: base)
+        case .meta: metaStart(in: base)
+        }
+    }
+
+    /// Item `i` of list `l` (of a pair, its name, or its value when `second`), as a C string; nil when `i` is out
+    /// of range.
+    @inlinable @inline(__always)
+    public static func item(_ l: List, _ i: UInt, second: Bool = false, in base: UnsafeRawPointer) -> UnsafePointer<CChar>? {
+        guard i < UInt(count(l, in: base)) else { return nil }
+        let ref = first(l, in: base) &+ (l == .requires ? 1 : 2) &* Int(i) &+ (second ? 1 : 0)
         return UnsafeRawPointer(refStart(ref, in: base)).assumingMemoryBound(to: CChar.self)
     }
 
-    /// The value of the first of `count` (name, value) pairs from ref `first` whose name is C string `name`;
-    /// nil when none is. One strlen, then a stored name of another length is passed over with one compare;
-    /// only the name's bytes before its NUL are read, so a stored name holding a decoded NUL matches no C string.
+    /// The value of the first pair of list `l` whose name is C string `name`; nil when none is
+    /// (`lr_match_get`, `lr_match_meta`). One strlen, then a stored name of another length is passed over with
+    /// one compare; only the name's bytes before its NUL are read, so a stored name holding a decoded NUL
+    /// matches no C string.
     @inlinable @inline(__always)
-    public static func value(named name: UnsafePointer<CChar>, count: Int, first: Int,
-                             in base: UnsafeRawPointer) -> UnsafePointer<CChar>? {
+    public static func value(named name: UnsafePointer<CChar>, in l: List, of base: UnsafeRawPointer) -> UnsafePointer<CChar>? {
         let length = strlen(name)
         let bytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+        let n = count(l, in: base), start = first(l, in: base)
         var i = 0
-        while i < count {
-            let key = first &+ 2 &* i
+        while i < n {
+            let key = start &+ 2 &* i
             if refCount(key, in: base) == length && bytesEqual(bytes, refStart(key, in: base), length) {
                 return UnsafeRawPointer(refStart(key &+ 1, in: base)).assumingMemoryBound(to: CChar.self)
             }
             i &+= 1
         }
         return nil
-    }
-
-    /// The value of merged parameter `name`, a C string, as the start of its NUL-terminated bytes; nil when
-    /// absent (`lr_match_get`).
-    @inlinable @inline(__always)
-    public static func paramValue(in base: UnsafeRawPointer, cName name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
-        value(named: name, count: word(paramCountWord, in: base), first: firstParamRef, in: base)
     }
 }
