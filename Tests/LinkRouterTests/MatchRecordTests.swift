@@ -80,6 +80,7 @@ final class MatchRecordTests: XCTestCase {
         let r = Router()
         try r.add("app://x/:id/:idx/:i", target: "X")
         let m = try XCTUnwrap(try r.resolve("app://x/1/two/3?id=q&k=v"))
+        defer { withExtendedLifetime(m) {} }  // `base` points into m's storage: m must outlive its last use
         let base = m.recordBase
         XCTAssertEqual(MatchLayout.word(MatchLayout.paramCountWord, in: base), 4)
         for f in MatchRecord.Field.allCases {
@@ -106,6 +107,7 @@ final class MatchRecordTests: XCTestCase {
         try r.add("app://x/:id", target: "X", requires: ["login", "paid"], meta: ["k": "v", "a": "b"])
         for url in ["app://x/1?q=2&q=3&id=9", "app://x/1"] {
             let m = try XCTUnwrap(try r.resolve(url), url)
+            defer { withExtendedLifetime(m) {} }  // as above
             let base = m.recordBase, record = m.record
             // Every item and one past the end (nil).
             func strings(_ l: MatchLayout.List, second: Bool = false) -> [String?] {
