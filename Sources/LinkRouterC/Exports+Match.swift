@@ -33,13 +33,6 @@ private func nullField(_ function: StaticString) -> CString {
     return emptyCString
 }
 
-/// Item `i` of a list of `count`, or nil when out of range.
-@inline(__always)
-private func item(_ i: UInt, _ count: Int, _ get: (Int) -> ByteSpan) -> CString? {
-    guard i < UInt(count) else { return nil }
-    return cString(get(Int(i)))
-}
-
 @c(lr_match_target)
 public func lr_match_target(_ m: MatchHandle?) -> CString { field(m, .target, "lr_match_target") }
 

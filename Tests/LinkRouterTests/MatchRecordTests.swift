@@ -82,7 +82,7 @@ final class MatchRecordTests: XCTestCase {
         let m = try XCTUnwrap(try r.resolve("app://x/1/two/3?id=q&k=v"))
         defer { withExtendedLifetime(m) {} }  // `base` points into m's storage: m must outlive its last use
         let base = m.recordBase
-        XCTAssertEqual(MatchLayout.word(MatchLayout.paramCountWord, in: base), 4)
+        XCTAssertEqual(MatchLayout.count(.params, in: base), 4)
         for f in MatchRecord.Field.allCases {
             let span = m.record.field(f)
             XCTAssertEqual(MatchLayout.refStart(f.rawValue, in: base), span.start, "\(f)")

@@ -15,8 +15,6 @@ import Musl
 
     /// Header words before the refs (`Word`'s cases; MatchRecordTests holds the two together).
     @inlinable public static var headerWords: Int { 12 }
-    /// The header word holding the merged parameters' count (`Word.params`).
-    @inlinable public static var paramCountWord: Int { Word.params.rawValue }
     /// The flag (in `Word.flags`) of a record whose merged parameters are its path parameters, whose refs
     /// then serve as both.
     @inlinable public static var mergedArePathFlag: UInt32 { 8 }

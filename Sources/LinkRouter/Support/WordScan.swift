@@ -2,7 +2,7 @@
 
 // MARK: - Comparison
 
-@inlinable @inline(__always)  // inlinable: `MatchLayout.paramValue`, inlined into lr_match_get, calls it
+@inlinable @inline(__always)  // inlinable: `MatchLayout.value(named:)`, inlined into lr_match_get, calls it
 func bytesEqual(_ a: UnsafePointer<UInt8>?, _ b: UnsafePointer<UInt8>?, _ n: Int) -> Bool {
     guard n > 0 else { return true }
     guard let a, let b else { return false }
