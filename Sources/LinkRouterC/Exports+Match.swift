@@ -191,5 +191,5 @@ public func lr_match_clone(_ m: MatchHandle?, _ out: UnsafeMutablePointer<Unsafe
 @c(lr_match_free)
 public func lr_match_free(_ m: UnsafeMutableRawPointer?) {
     guard let m else { return }
-    MatchRecord.freeCMatch(m)
+    freeCMatchBlock(m)
 }

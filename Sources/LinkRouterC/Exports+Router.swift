@@ -104,9 +104,10 @@ public func lr_router_resolve(_ r: Handle?, _ url: CString?, _ out: MatchOut?) -
     // The quick lane first (Router.quickRecord), for arguments that are plainly right; the rest, errors included,
     // takes the general path, which words them.
     if let r, let url, let out {
-        let span = url.withMemoryRebound(to: UInt8.self, capacity: 1) { ByteSpan(start: $0, count: strlen(url)) }
+        let count = strlen(url)
+        let start = UnsafeRawPointer(url).assumingMemoryBound(to: UInt8.self)
         let noExtras = UnsafeBufferPointer<QueryPair>(start: nil, count: 0)
-        switch Unmanaged<Router>.fromOpaque(r)._withUnsafeGuaranteedRef({ $0.quickRecord(bytes: span, extras: noExtras) }) {
+        switch Unmanaged<Router>.fromOpaque(r)._withUnsafeGuaranteedRef({ $0.quickRecord(start: start, count: count, extras: noExtras) }) {
         case .matched(let m):
             out.pointee = m
             return 0

@@ -24,6 +24,7 @@ final class QuickLaneTests: XCTestCase {
         ("app://n/x", true, true, #line),
         ("app://img/cat.png", true, true, #line),
         ("https://WWW.example.com/p/7#top", true, true, #line),
+        ("App://%55Ser/42", true, true, #line),  // the scheme and a host with a `%` reported folded (foldHead)
         ("app://host:8080/port", true, true, #line),
         ("ftp://any/x", true, true, #line),
         ("app://nope/1", true, true, #line),  // no match: answered too
@@ -158,7 +159,7 @@ final class QuickLaneTests: XCTestCase {
                 r.withState { state, thread in
                     let quick = state.quickCMatchRecord(span, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)
                     let general = (try? state.cMatchRecord(span, extras: UnsafeBufferPointer(start: nil, count: 0), thread: thread)) ?? nil
-                    defer { if let general { MatchRecord.freeCMatch(general) } }
+                    defer { if let general { freeCMatchBlock(general) } }
                     switch quick {
                     case .general:
                         XCTAssertFalse(answers, url, line: line)
@@ -168,7 +169,7 @@ final class QuickLaneTests: XCTestCase {
                     case .matched(let q):
                         XCTAssertTrue(answers, url, line: line)
                         let a = Match(MatchStorage.copy(of: MatchRecord(q)), rawContext: nil)
-                        MatchRecord.freeCMatch(q)
+                        freeCMatchBlock(q)
                         guard let g = general else { return XCTFail("general path: no match for \(url)", line: line) }
                         let b = Match(MatchStorage.copy(of: MatchRecord(g)), rawContext: nil)
                         XCTAssertEqual(a.json, b.json, url, line: line)

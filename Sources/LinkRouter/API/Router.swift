@@ -272,7 +272,7 @@ public final class Router: Sendable {
     }
 
     /// Resolves `url` (UTF-8 bytes, validated here) into a match record, with `extras` in the order given: the
-    /// C ABI's `lr_match`, freed with `MatchRecord.freeCMatch`. nil for no match. The block is this
+    /// C ABI's `lr_match`, freed with `freeCMatchBlock`. nil for no match. The block is this
     /// thread's spare one when it is big enough (see `ThreadState`), else malloc's.
     /// `quick: false` when the caller has tried `quickRecord` already.
     package func resolveRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
@@ -280,7 +280,7 @@ public final class Router: Sendable {
         // The quick lane first, whose outcome is a plain value; the general path (a Result through the closure)
         // for the rest, on the snapshot current then.
         if quick {
-            switch quickRecord(bytes: url, extras: extras) {
+            switch quickRecord(start: url.start, count: url.count, extras: extras) {
             case .matched(let m): return m
             case .noMatch: return nil
             case .general: break
@@ -295,10 +295,12 @@ public final class Router: Sendable {
         }.get()
     }
 
-    /// The quick lane of `resolveRecord` (`RouterState.quickCMatchRecord`); `.general` sends the caller to
-    /// `resolveRecord(quick: false)`.
-    package func quickRecord(bytes url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>) -> QuickRecord {
-        withState { state, thread in state.quickCMatchRecord(url, extras: extras, thread: thread) }
+    /// The quick lane of `resolveRecord` (`RouterState.quickCMatchRecord`) on the URL's `count` bytes at `start`;
+    /// `.general` sends the caller to `resolveRecord(quick: false)`. A pointer and a count, not a `ByteSpan`:
+    /// the C ABI calls it, and a `package` initializer is a call of its own from another module.
+    package func quickRecord(start: UnsafePointer<UInt8>?, count: Int, extras: UnsafeBufferPointer<QueryPair>) -> QuickRecord {
+        let url = ByteSpan(start: start, count: count)
+        return withState { state, thread in state.quickCMatchRecord(url, extras: extras, thread: thread) }
     }
 
     /// Resolves `url` without allocating and calls `body` with a view of the match; nil when nothing matches

@@ -308,7 +308,7 @@ extension Router {
             if let thread {
                 thread._withUnsafeGuaranteedRef { $0.recycleMatchBlock(record, capacity: MatchRecord(record).capacity) }
             } else {
-                MatchRecord.freeCMatch(record)
+                freeCMatchBlock(record)
             }
         }
         if status >= 0 {
@@ -382,7 +382,7 @@ extension Router {
         case let .matched(record, retained):
             let state = retained.takeRetainedValue()
             let m = Match(MatchStorage.copy(of: MatchRecord(record)), rawContext: rawContext)
-            MatchRecord.freeCMatch(record)
+            freeCMatchBlock(record)
             let made = request()
             return keepingAlive { finish(made, decide(state, made, m, &match), &match) }
         case .route:

@@ -71,12 +71,6 @@ package struct MatchRecord {
     /// Bytes of the block the record was written in (at least `size`): a C match's block is reused when freed.
     package var capacity: Int { word(.capacity) }
 
-    /// Frees the C match at `base` (`lr_match_free`): its block becomes this thread's spare when it is small
-    /// enough (`ThreadState`). One call into the core.
-    package static func freeCMatch(_ base: UnsafeMutableRawPointer) {
-        ThreadState.recycleMatchBlock(base, capacity: MatchRecord(base).capacity)
-    }
-
     /// Records that the block at `base` has `capacity` bytes (≤ 4 GiB, as the record's size is).
     package static func setCapacity(_ base: UnsafeMutableRawPointer, _ capacity: Int) {
         base.storeBytes(of: UInt32(truncatingIfNeeded: capacity), toByteOffset: 4 &* Word.capacity.rawValue, as: UInt32.self)
@@ -260,13 +254,14 @@ package struct MatchRecord {
         // reported lower-cased. (An empty host or port is the head's last NUL.)
         bytes[headAt &+ schemeEnd] = 0
         setRef(Field.scheme.rawValue, headAt, schemeEnd)
-        if parts.schemeHasUppercase {
-            for k in headAt..<(headAt &+ schemeEnd) { bytes[k] = ASCII.lowercased(bytes[k]) }
-        }
         let hostAt = hostCount > 0 ? headAt &+ hostStart : headAt &+ headEnd
         bytes[hostAt &+ hostCount] = 0
         setRef(Field.host.rawValue, hostAt, hostCount)
-        reportHost(ByteSpan(start: u + hostStart, count: hostCount), at: hostAt, in: block, parts)
+        if parts.schemeHasUppercase || parts.hostHasUppercase || parts.hostHasPercent {
+            foldHead(block, schemeAt: headAt, schemeCount: schemeEnd, host: ByteSpan(start: u + hostStart, count: hostCount),
+                     hostAt: hostAt, schemeHasUppercase: parts.schemeHasUppercase, hostHasUppercase: parts.hostHasUppercase,
+                     hostHasPercent: parts.hostHasPercent)
+        }
         let portAt = portCount > 0 ? headAt &+ portStart : headAt &+ headEnd
         bytes[portAt &+ portCount] = 0
         setRef(Field.port.rawValue, portAt, portCount)
@@ -443,7 +438,7 @@ package struct MatchRecord {
         }
         let hostAt = cursor
         put(host, ref: Field.host.rawValue)
-        reportHost(host, at: hostAt, in: block, parts)
+        reportHost(host, at: hostAt, in: block, hasUppercase: parts.hostHasUppercase, hasPercent: parts.hostHasPercent)
         put(port, ref: Field.port.rawValue)
         if pathIsSuffix {
             setRef(Field.path.rawValue, routedAt &+ parts.pathStart, path.count)
@@ -483,13 +478,27 @@ package struct MatchRecord {
 
     // MARK: Writing, the parts both writers share
 
+    /// `buildPathOnly`'s scheme and host as reported, when either is not already (upper case, or a `%` in the
+    /// host): out of line, as few URLs need it. The parts' flags as values: passed `URLParts`, the caller would
+    /// copy the parts first (see `buildPathOnly`).
+    @inline(never)
+    private static func foldHead(_ block: UnsafeMutableRawPointer, schemeAt: Int, schemeCount: Int, host: ByteSpan,
+                                 hostAt: Int, schemeHasUppercase: Bool, hostHasUppercase: Bool, hostHasPercent: Bool) {
+        if schemeHasUppercase {
+            let bytes = block.assumingMemoryBound(to: UInt8.self) + schemeAt
+            for k in 0..<schemeCount { bytes[k] = ASCII.lowercased(bytes[k]) }
+        }
+        reportHost(host, at: hostAt, in: block, hasUppercase: hostHasUppercase, hasPercent: hostHasPercent)
+    }
+
     /// Makes the host `raw`, copied at `at` with its NUL and ref, what a match reports: lower-cased, and when it
     /// has a `%` percent-decoded as the router compares it (`decodedHost`, rare).
     @inline(__always)
-    private static func reportHost(_ raw: ByteSpan, at: Int, in block: UnsafeMutableRawPointer, _ parts: URLParts) {
-        if parts.hostHasPercent {
+    private static func reportHost(_ raw: ByteSpan, at: Int, in block: UnsafeMutableRawPointer, hasUppercase: Bool,
+                                   hasPercent: Bool) {
+        if hasPercent {
             decodedHost(raw, at: at, in: block)
-        } else if parts.hostHasUppercase {
+        } else if hasUppercase {
             let bytes = block.assumingMemoryBound(to: UInt8.self) + at
             for k in 0..<raw.count { bytes[k] = ASCII.lowercased(bytes[k]) }
         }
@@ -596,4 +605,11 @@ func copyBytes(_ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>?,
         dst[n &>> 1] = src[n &>> 1]
         dst[n &- 1] = src[n &- 1]
     }
+}
+
+/// Frees the C match at `base` (`lr_match_free`): its block becomes this thread's spare when it is small enough
+/// (`ThreadState`). A free function, not a static method: one call into the core, where a static method is
+/// reached through a thunk that drops its unused metatype.
+package func freeCMatchBlock(_ base: UnsafeMutableRawPointer) {
+    ThreadState.recycleMatchBlock(base, capacity: MatchRecord(base).capacity)
 }

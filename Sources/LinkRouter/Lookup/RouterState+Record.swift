@@ -35,7 +35,7 @@ extension RouterState {
     }
 
     /// `matchRecord` into a block of `thread`'s (its spare match block when big enough, else malloc's), with the
-    /// block's capacity in the record: the C ABI's `lr_match`, freed with `MatchRecord.freeCMatch`. The general
+    /// block's capacity in the record: the C ABI's `lr_match`, freed with `freeCMatchBlock`. The general
     /// path: callers try `quickCMatchRecord` first.
     package func cMatchRecord(_ url: ByteSpan, extras: UnsafeBufferPointer<QueryPair>,
                               thread: ThreadState) throws(RouterError) -> UnsafeMutableRawPointer? {

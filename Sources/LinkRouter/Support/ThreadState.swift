@@ -243,15 +243,23 @@ package final class ThreadState {
         let rc = pthread_key_create(&key) { p in
             if let p { Unmanaged<ThreadState>.fromOpaque(p).release() }
         }
-        return rc == 0 ? key : nil
+        guard rc == 0 else { return nil }
+        madeSlotKey = key
+        return key
     }()
+
+    /// `key` once made, for `withExisting` (nil before that, or when no key could be made: there is then no
+    /// state to find). A stored global with a constant initial value needs no lazy initialization, where each
+    /// read of `key` is a `swift_once` call: this is read on every `lr_match_free`. Written once, inside `key`'s
+    /// initializer, before any state or match block exists, so every reader is ordered after the write.
+    nonisolated(unsafe) private static var madeSlotKey: pthread_key_t? = nil
 
     /// `body` with this thread's state if it has one (nil: none made yet, or no key), without making it: a spare
     /// block is only worth keeping for a thread that already has a state to keep it in. Borrowed, not retained:
     /// the thread's slot holds it for as long as the thread runs.
     @inline(__always)
     private static func withExisting<R>(_ body: (ThreadState) -> R) -> R? {
-        guard let key, let p = pthread_getspecific(key) else { return nil }
+        guard let key = madeSlotKey, let p = pthread_getspecific(key) else { return nil }
         return Unmanaged<ThreadState>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
     }
 
