@@ -87,11 +87,9 @@ package final class RewriteRules: Sendable {
             }
             return nil
         }
-        let words = index.words
-        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits throws(RouterError) -> RewriteRule? in
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits throws(RouterError) -> RewriteRule? in
             guard let base = bits.baseAddress else { return nil }
-            index.collect(url, into: base)
-            for w in 0..<words {
+            for w in index.collect(url, into: base) {
                 var word = base[w]
                 while word != 0 {
                     let ordinal = w &<< 6 | word.trailingZeroBitCount
@@ -113,11 +111,10 @@ package final class RewriteRules: Sendable {
         if index.linear { return Array(entries.indices) }
         var copy = url
         return copy.withUTF8 { buf in
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.words) { bits -> [Int] in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits -> [Int] in
                 guard let base = bits.baseAddress else { return [] }
-                index.collect(ByteSpan(start: buf.baseAddress, count: buf.count), into: base)
                 var result: [Int] = []
-                for w in 0..<index.words {
+                for w in index.collect(ByteSpan(start: buf.baseAddress, count: buf.count), into: base) {
                     var word = base[w]
                     while word != 0 {
                         result.append(w &<< 6 | word.trailingZeroBitCount)
