@@ -4,7 +4,9 @@
 /// URL with its expanded target. A `RewriteIndex` picks the few rules that can match a URL, so a URL costs a
 /// couple of regex evaluations whatever the number of rules, and the answer is still "the first rule in
 /// order that matches". Changes build a new set that shares the compiled regexes of the old one.
-package final class RewriteRules: Sendable {
+package final class RewriteRules: @unchecked Sendable {
+    // SAFETY: every stored property is set in `init` and only read afterwards; `handles` is owned by this object
+    // (allocated in `init`, freed in `deinit`) and points into regexes that `entries` keeps alive as long.
     package static let empty = RewriteRules(entries: [])
 
     /// The rules in the order they are tried.
@@ -15,14 +17,31 @@ package final class RewriteRules: Sendable {
     /// "é" precomposed and decomposed, are different regexes).
     private let positions: [[UInt8]: Int]
     private let index: RewriteIndex
+    /// Each rule's regex handle, in rule order: trying a candidate reads its handle here, and the rule's objects
+    /// only when it matches (with a thousand rules, each object is a likely cache miss).
+    private let handles: UnsafeMutableBufferPointer<Regex.Handle>
+    /// Each rule's template, in rule order: the one that fires is expanded without reading its rule first.
+    private let templates: [RewriteTemplate]
 
     private init(entries: [RewriteRule]) {
         self.entries = entries
+        let handles = UnsafeMutableBufferPointer<Regex.Handle>.allocate(capacity: max(entries.count, 1))
+        for (i, e) in entries.enumerated() {
+            handles.initializeElement(at: i, to: e.regex.handle(groups: e.template.groupsNeeded))
+        }
+        self.handles = UnsafeMutableBufferPointer(rebasing: handles[0..<entries.count])
+        templates = entries.map(\.template)
         rules = entries.map { ($0.match, $0.template.text) }
         var positions: [[UInt8]: Int] = [:]
         for (i, e) in entries.enumerated() { positions[Array(e.match.utf8)] = i }
         self.positions = positions
         index = entries.isEmpty ? .empty : RewriteIndex(needs: entries.map(\.needs), keys: entries.map(\.keys))
+    }
+
+    deinit {
+        // SAFETY: allocated in `init`, owned by this object alone and freed once; no rewrite can be running, as
+        // each holds a strong reference to this set. The handles are plain values (nothing to deinitialize).
+        handles.deallocate()
     }
 
     package var isEmpty: Bool { rules.isEmpty }
@@ -70,38 +89,47 @@ package final class RewriteRules: Sendable {
         if entries.isEmpty { return false }
         return try RegexScratch.with { scratch throws(RouterError) -> Bool in
             var evaluated = 0
-            guard let rule = try firstMatch(url, scratch, limits, linear: false, evaluated: &evaluated) else { return false }
-            try rule.template.expand(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+            guard let fired = try firstMatch(url, scratch, limits, linear: false, evaluated: &evaluated) else { return false }
+            try fired.expand(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
             return true
         }
     }
 
-    /// The first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
+    /// The template of the first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
     @inline(__always)
     private func firstMatch(_ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits, linear: Bool,
-                            evaluated: inout Int) throws(RouterError) -> RewriteRule? {
+                            evaluated: inout Int) throws(RouterError) -> RewriteTemplate? {
         if linear || index.linear {
-            for rule in entries {
-                evaluated &+= 1
-                if try rule.matches(url, scratch, limits) { return rule }
+            for ordinal in entries.indices {
+                if try matches(ordinal, url, scratch, limits, &evaluated) { return templates[ordinal] }
             }
             return nil
         }
-        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits throws(RouterError) -> RewriteRule? in
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits throws(RouterError) -> RewriteTemplate? in
             guard let base = bits.baseAddress else { return nil }
             for w in index.collect(url, into: base) {
                 var word = base[w]
                 while word != 0 {
                     let ordinal = w &<< 6 | word.trailingZeroBitCount
                     word &= word &- 1
-                    guard ordinal < entries.count else { return nil }
-                    let rule = entries[ordinal]
-                    evaluated &+= 1
-                    if try rule.matches(url, scratch, limits) { return rule }
+                    if try matches(ordinal, url, scratch, limits, &evaluated) { return templates[ordinal] }
                 }
             }
             return nil
         }
+    }
+
+    /// Whether rule `ordinal`'s regex is found in `url` (false for an ordinal out of range).
+    @inline(__always)
+    private func matches(_ ordinal: Int, _ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits,
+                         _ evaluated: inout Int) throws(RouterError) -> Bool {
+        guard ordinal < entries.count, ordinal < templates.count, ordinal < handles.count,
+              let handle = handles.baseAddress?[ordinal] else { return false }
+        evaluated &+= 1
+        let rc = Regex.match(handle, url, scratch, limits)
+        if rc >= 0 { return true }
+        if rc == Regex.noMatch { return false }
+        throw entries[ordinal].regex.error(rc, url, limits)
     }
 
     // MARK: Inspection (tests, benchmarks, the CLI's explain)
@@ -135,7 +163,7 @@ package final class RewriteRules: Sendable {
             guard isValidUTF8(span.start, span.count) else { throw .invalidURL("URL is not valid UTF-8") }
             return try RegexScratch.with { scratch throws(RouterError) -> (rewritten: String?, evaluated: Int) in
                 var evaluated = 0
-                guard let rule = try firstMatch(span, scratch, limits, linear: linear, evaluated: &evaluated) else {
+                guard let fired = try firstMatch(span, scratch, limits, linear: linear, evaluated: &evaluated) else {
                     return (nil, evaluated)
                 }
                 var capacity = max(256, 2 &* span.count &+ 64)
@@ -143,7 +171,7 @@ package final class RewriteRules: Sendable {
                     let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buf -> Result<String?, RouterError> in
                         var out = ByteWriter(base: buf.baseAddress, capacity: capacity)
                         do throws(RouterError) {
-                            try rule.template.expand(url: span, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+                            try fired.expand(url: span, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
                         } catch {
                             return .failure(error)
                         }
