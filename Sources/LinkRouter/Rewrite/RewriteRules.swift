@@ -5,8 +5,9 @@
 /// couple of regex evaluations whatever the number of rules, and the answer is still "the first rule in
 /// order that matches". Changes build a new set that shares the compiled regexes of the old one.
 package final class RewriteRules: @unchecked Sendable {
-    // SAFETY: every stored property is set in `init` and only read afterwards; `handles` is owned by this object
-    // (allocated in `init`, freed in `deinit`) and points into regexes that `entries` keeps alive as long.
+    // SAFETY: every stored property is set in `init` and only read afterwards; `handles` and `layouts` are owned
+    // by this object (allocated in `init`, freed in `deinit`) and point into regexes and templates that
+    // `entries` keeps alive as long.
     package static let empty = RewriteRules(entries: [])
 
     /// The rules in the order they are tried.
@@ -20,8 +21,8 @@ package final class RewriteRules: @unchecked Sendable {
     /// Each rule's regex handle, in rule order: trying a candidate reads its handle here, and the rule's objects
     /// only when it matches (with a thousand rules, each object is a likely cache miss).
     private let handles: UnsafeMutableBufferPointer<Regex.Handle>
-    /// Each rule's template, in rule order: the one that fires is expanded without reading its rule first.
-    private let templates: [RewriteTemplate]
+    /// Each rule's template layout, in rule order: the one that fires is expanded without reading its objects.
+    private let layouts: UnsafeMutableBufferPointer<RewriteTemplate.Layout>
 
     private init(entries: [RewriteRule]) {
         self.entries = entries
@@ -30,7 +31,9 @@ package final class RewriteRules: @unchecked Sendable {
             handles.initializeElement(at: i, to: e.regex.handle(groups: e.template.groupsNeeded))
         }
         self.handles = UnsafeMutableBufferPointer(rebasing: handles[0..<entries.count])
-        templates = entries.map(\.template)
+        let layouts = UnsafeMutableBufferPointer<RewriteTemplate.Layout>.allocate(capacity: max(entries.count, 1))
+        for (i, e) in entries.enumerated() { layouts.initializeElement(at: i, to: e.template.layout) }
+        self.layouts = UnsafeMutableBufferPointer(rebasing: layouts[0..<entries.count])
         rules = entries.map { ($0.match, $0.template.text) }
         var positions: [[UInt8]: Int] = [:]
         for (i, e) in entries.enumerated() { positions[Array(e.match.utf8)] = i }
@@ -40,8 +43,9 @@ package final class RewriteRules: @unchecked Sendable {
 
     deinit {
         // SAFETY: allocated in `init`, owned by this object alone and freed once; no rewrite can be running, as
-        // each holds a strong reference to this set. The handles are plain values (nothing to deinitialize).
+        // each holds a strong reference to this set. Both hold plain values (nothing to deinitialize).
         handles.deallocate()
+        layouts.deallocate()
     }
 
     package var isEmpty: Bool { rules.isEmpty }
@@ -90,32 +94,42 @@ package final class RewriteRules: @unchecked Sendable {
         return try RegexScratch.with { scratch throws(RouterError) -> Bool in
             var evaluated = 0
             guard let fired = try firstMatch(url, scratch, limits, linear: false, evaluated: &evaluated) else { return false }
-            try fired.expand(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+            try expand(fired, url, scratch, &out, limits)
             return true
         }
     }
 
-    /// The template of the first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
+    /// The ordinal of the first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
     @inline(__always)
     private func firstMatch(_ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits, linear: Bool,
-                            evaluated: inout Int) throws(RouterError) -> RewriteTemplate? {
+                            evaluated: inout Int) throws(RouterError) -> Int? {
         if linear || index.linear {
             for ordinal in entries.indices {
-                if try matches(ordinal, url, scratch, limits, &evaluated) { return templates[ordinal] }
+                if try matches(ordinal, url, scratch, limits, &evaluated) { return ordinal }
             }
             return nil
         }
-        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits throws(RouterError) -> RewriteTemplate? in
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits throws(RouterError) -> Int? in
             guard let base = bits.baseAddress else { return nil }
             for w in index.collect(url, into: base) {
                 var word = base[w]
                 while word != 0 {
                     let ordinal = w &<< 6 | word.trailingZeroBitCount
                     word &= word &- 1
-                    if try matches(ordinal, url, scratch, limits, &evaluated) { return templates[ordinal] }
+                    if try matches(ordinal, url, scratch, limits, &evaluated) { return ordinal }
                 }
             }
             return nil
+        }
+    }
+
+    /// Expands the template of rule `ordinal` (one `matches` found) for the match held in `scratch`.
+    @inline(__always)
+    private func expand(_ ordinal: Int, _ url: ByteSpan, _ scratch: RegexScratch, _ out: inout ByteWriter,
+                        _ limits: Limits) throws(RouterError) {
+        guard let layout = layouts.baseAddress?[ordinal],
+              layout.write(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength) else {
+            throw entries[ordinal].template.tooLong(limits.maxURLLength)
         }
     }
 
@@ -123,7 +137,7 @@ package final class RewriteRules: @unchecked Sendable {
     @inline(__always)
     private func matches(_ ordinal: Int, _ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits,
                          _ evaluated: inout Int) throws(RouterError) -> Bool {
-        guard ordinal < entries.count, ordinal < templates.count, ordinal < handles.count,
+        guard ordinal < entries.count, ordinal < layouts.count, ordinal < handles.count,
               let handle = handles.baseAddress?[ordinal] else { return false }
         evaluated &+= 1
         let rc = Regex.match(handle, url, scratch, limits)
@@ -171,7 +185,7 @@ package final class RewriteRules: @unchecked Sendable {
                     let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buf -> Result<String?, RouterError> in
                         var out = ByteWriter(base: buf.baseAddress, capacity: capacity)
                         do throws(RouterError) {
-                            try fired.expand(url: span, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+                            try expand(fired, span, scratch, &out, limits)
                         } catch {
                             return .failure(error)
                         }
