@@ -327,6 +327,11 @@ extension RewriteTemplate.Layout {
 func appendDecodedRuns(_ src: ByteSpan, into out: inout ByteWriter) {
     guard let s = src.start, src.count > 0 else { return }
     let n = src.count
+    // Most values have no escape: found eight bytes at a time, then copied whole.
+    guard contains(s, n, ASCII.percent) else {
+        out.append(src)
+        return
+    }
     var i = 0
     var plainStart = 0
     while i < n {
