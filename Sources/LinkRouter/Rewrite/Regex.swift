@@ -395,7 +395,7 @@ package final class RegexScratch {
     package static func with<R, E: Error>(_ body: (RegexScratch) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = ThreadState.with { thread in
             let scratch: RegexScratch
-            if let existing = thread.regexScratch as? RegexScratch {
+            if let existing = thread.regexScratch {
                 scratch = existing
             } else {
                 scratch = RegexScratch()
