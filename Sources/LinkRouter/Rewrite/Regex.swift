@@ -142,41 +142,84 @@ package final class Regex: @unchecked Sendable {
 
     // MARK: Matching
 
+    /// What a match needs of a compiled regex, as a value: `RewriteRules` keeps its rules' handles side by side, so
+    /// that trying a rule reads the handle and PCRE2's code, not the rule's objects first (each a likely cache
+    /// miss with a thousand rules). Valid as long as the `Regex` it came from.
+    package struct Handle: BitwiseCopyable {
+        fileprivate let code: OpaquePointer
+        fileprivate let usesJIT: Bool
+        /// Ovector pairs to prepare (the groups the caller reads), at least 1.
+        fileprivate let pairs: Int32
+    }
+
+    /// A handle for matches whose groups `0..<groups` are read.
+    package func handle(groups: Int) -> Handle {
+        Handle(code: code, usesJIT: usesJIT, pairs: Int32(clamping: max(groups, 1)))
+    }
+
     /// Searches `subject` for the first match (unanchored). On a match, groups `0..<groups` (at least) are in
     /// `scratch` until its next use. `subject` must be valid UTF-8 (it is not checked again). A PCRE2 match,
     /// depth or heap limit, or a JIT stack overflow that the interpreter cannot get past either, throws `.limit`.
     @inline(__always)
     package func firstMatch(in subject: ByteSpan, groups: Int, scratch: RegexScratch, limits: Limits) throws(RouterError) -> Bool {
-        guard scratch.prepare(pairs: max(groups, 1), limits: limits) else {
-            throw RouterError(.noMemory, "no memory for PCRE2 match data")
-        }
+        try result(Regex.match(handle(groups: groups), subject, scratch, limits), subject, limits)
+    }
+
+    /// `match`'s code for no match.
+    @inline(__always) package static var noMatch: Int32 { PCRE2_ERROR_NOMATCH }
+
+    /// Returned by `match` instead of running the interpreter on a subject longer than `interpretedSubjectLimit`.
+    private static let tooLongAfterJIT = Int32.min
+    private static let tooLongNoJIT = Int32.min &+ 1
+    private static let noMatchData = Int32.min &+ 2
+
+    /// Runs a handle's regex on `subject`: PCRE2's return code (a match's groups are then in `scratch`), or one
+    /// of the codes above. `result` (on the regex the handle came from) turns it into the answer.
+    @inline(__always)
+    package static func match(_ handle: Handle, _ subject: ByteSpan, _ scratch: RegexScratch, _ limits: Limits) -> Int32 {
+        guard scratch.prepare(pairs: Int(handle.pairs), limits: limits) else { return noMatchData }
         var rc: Int32
-        if usesJIT {
-            rc = runJIT(subject, scratch)
+        if handle.usesJIT {
+            rc = runJIT(handle.code, subject, scratch)
             if rc == PCRE2_ERROR_JIT_STACKLIMIT {
                 // The JIT's stack is full; the interpreter keeps its backtracking on the heap, under the depth
                 // and heap limits.
-                guard subject.count <= Regex.interpretedSubjectLimit else { throw tooLongToInterpret(subject, afterJIT: true) }
-                rc = run(subject, scratch, options: UInt32(PCRE2_NO_UTF_CHECK) | UInt32(PCRE2_NO_JIT))
+                guard subject.count <= Regex.interpretedSubjectLimit else { return tooLongAfterJIT }
+                rc = run(handle.code, subject, scratch, options: UInt32(PCRE2_NO_UTF_CHECK) | UInt32(PCRE2_NO_JIT))
             }
         } else {
-            guard subject.count <= Regex.interpretedSubjectLimit else { throw tooLongToInterpret(subject, afterJIT: false) }
-            rc = run(subject, scratch, options: UInt32(PCRE2_NO_UTF_CHECK))
+            guard subject.count <= Regex.interpretedSubjectLimit else { return tooLongNoJIT }
+            rc = run(handle.code, subject, scratch, options: UInt32(PCRE2_NO_UTF_CHECK))
         }
-        if rc >= 0 {
-            scratch.matched(rc, subject: subject)
-            return true
-        }
+        if rc >= 0 { scratch.matched(rc, subject: subject) }
+        return rc
+    }
+
+    /// `match`'s code as `firstMatch` answers: true on a match, false on none, else the error.
+    @inline(__always)
+    package func result(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits) throws(RouterError) -> Bool {
+        if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH { return false }
-        throw failure(rc, subject, limits)
+        throw error(rc, subject, limits)
+    }
+
+    /// The error for a `match` code that is neither a match nor `noMatch`.
+    package func error(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits) -> RouterError {
+        switch rc {
+        case Regex.noMatchData: RouterError(.noMemory, "no memory for PCRE2 match data")
+        case Regex.tooLongAfterJIT: tooLongToInterpret(subject, afterJIT: true)
+        case Regex.tooLongNoJIT: tooLongToInterpret(subject, afterJIT: false)
+        default: failure(rc, subject, limits)
+        }
     }
 
     @inline(__always)
-    private func run(_ subject: ByteSpan, _ scratch: RegexScratch, options: UInt32) -> Int32 {
+    private static func run(_ code: OpaquePointer, _ subject: ByteSpan, _ scratch: RegexScratch, options: UInt32) -> Int32 {
         var empty: UInt8 = 0
         return withUnsafePointer(to: &empty) { emptyPointer in
-            // SAFETY: `subject` points at `subject.count` readable bytes for the whole call (the caller borrows
-            // them); a zero-length subject gets a valid one-byte pointer because PCRE2 10.42 rejects NULL.
+            // SAFETY: `code` belongs to a live Regex (a handle is used only while its Regex is held); `subject`
+            // points at `subject.count` readable bytes for the whole call (the caller borrows them); a
+            // zero-length subject gets a valid one-byte pointer because PCRE2 10.42 rejects NULL.
             // `code` is immutable and thread-safe; the match data and context belong to this thread's scratch
             // and are not used by anyone else during the call. PCRE2_NO_UTF_CHECK is sound because every URL
             // is validated as UTF-8 before it reaches the rewrite engine.
@@ -188,11 +231,11 @@ package final class Regex: @unchecked Sendable {
     /// `pcre2_jit_match`, PCRE2's fast path for JIT-compiled code (it skips the argument checks of
     /// `pcre2_match`, and never checks UTF).
     @inline(__always)
-    private func runJIT(_ subject: ByteSpan, _ scratch: RegexScratch) -> Int32 {
+    private static func runJIT(_ code: OpaquePointer, _ subject: ByteSpan, _ scratch: RegexScratch) -> Int32 {
         var empty: UInt8 = 0
         return withUnsafePointer(to: &empty) { emptyPointer in
-            // SAFETY: as in `run`; in addition `usesJIT` says pcre2_jit_compile succeeded on `code` with
-            // PCRE2_JIT_COMPLETE, which pcre2_jit_match requires, and the match data holds at least one pair.
+            // SAFETY: as in `run`; in addition the handle's `usesJIT` says pcre2_jit_compile succeeded on `code`
+            // with PCRE2_JIT_COMPLETE, which pcre2_jit_match requires, and the match data holds at least one pair.
             pcre2_jit_match_8(code, subject.start ?? emptyPointer, subject.count, 0, 0, scratch.matchData, scratch.context)
         }
     }
@@ -352,7 +395,7 @@ package final class RegexScratch {
     package static func with<R, E: Error>(_ body: (RegexScratch) throws(E) -> R) throws(E) -> R {
         let result: Result<R, E> = ThreadState.with { thread in
             let scratch: RegexScratch
-            if let existing = thread.regexScratch as? RegexScratch {
+            if let existing = thread.regexScratch {
                 scratch = existing
             } else {
                 scratch = RegexScratch()

@@ -39,6 +39,8 @@ final class RewriteIndex: @unchecked Sendable {
     let linear: Bool
     /// Rules with no usable literal, as a bitset of `words` words.
     private let always: UnsafeMutableBufferPointer<UInt64>
+    /// The words of `always` from its first non-zero one to its last (empty when there is no such rule).
+    private let alwaysWords: Range<Int>
     /// One bit per hash of a 4-gram / 3-gram that some rule is filed under (3-grams: none when `!has3`).
     private let bloom4: UnsafeMutableBufferPointer<UInt64>
     private let bloom3: UnsafeMutableBufferPointer<UInt64>
@@ -94,6 +96,12 @@ final class RewriteIndex: @unchecked Sendable {
             if pair.key &>> 32 == RequiredLiterals.tag3 { count3 &+= 1 }
         }
         linear = needs.count <= RewriteIndex.linearThreshold || distinct == 0
+        var first = 0, last = -1
+        for w in 0..<min(words, always.count) where always[w] != 0 {
+            if last < 0 { first = w }
+            last = w
+        }
+        alwaysWords = first..<(last &+ 1)
 
         // Gram table: open addressing, linear probing, at most half full.
         var slotBits = 3
@@ -164,33 +172,56 @@ final class RewriteIndex: @unchecked Sendable {
         return always[ordinal &>> 6] & (1 &<< UInt64(ordinal & 63)) != 0
     }
 
-    /// Sets in `bits` (`words` words) the ordinal of every rule that may match `url`, and clears the others.
+    /// Grams whose bloom bit is set, held while one eight-byte chunk is probed (8 per chunk, 16 with 3-grams)
+    /// and looked up after it, so that the probe loop makes no call.
+    static let pendingCapacity = 16
+    /// UInt64 words `collect` needs at `bits`: the candidate bitset, then the pending grams.
+    var scratchWords: Int { words &+ RewriteIndex.pendingCapacity }
+
+    /// Sets in `bits` (`scratchWords` words) the ordinal of every rule that may match `url` and returns the
+    /// range of words to read: the others are neither cleared nor set, since a URL usually touches one or two
+    /// words of a large rule set.
     @inline(__always)
-    func collect(_ url: ByteSpan, into bits: UnsafeMutablePointer<UInt64>) {
-        guard let alwaysBase = always.baseAddress else { return }
-        bits.update(from: alwaysBase, count: min(words, always.count))
+    func collect(_ url: ByteSpan, into bits: UnsafeMutablePointer<UInt64>) -> Range<Int> {
+        var touched = alwaysWords
+        if !touched.isEmpty, let alwaysBase = always.baseAddress {
+            (bits + touched.lowerBound).update(from: alwaysBase + touched.lowerBound, count: touched.count)
+        }
         let n = url.count
-        guard let p = url.start, n >= 3, let b4 = bloom4.baseAddress, let b3 = bloom3.baseAddress else { return }
+        guard let p = url.start, n >= 3, let b4 = bloom4.baseAddress, let b3 = bloom3.baseAddress else { return touched }
+        let pending = bits + words
+        var found = 0
+        // A gram whose bloom bit is set waits in `pending` until its chunk is done.
         if has3 {
-            scan(p, n, bits) { w in
-                if RewriteIndex.test(b4, RewriteIndex.hash4(w) &>> shift4) { hit(RequiredLiterals.key4(w), bits) }
+            scan(p, n, { w in
+                if RewriteIndex.test(b4, RewriteIndex.hash4(w) &>> shift4) {
+                    pending[found] = RequiredLiterals.key4(w)
+                    found &+= 1
+                }
                 let w3 = w & 0xFF_FFFF
-                if RewriteIndex.test(b3, RewriteIndex.hash3(w3) &>> shift3) { hit(RequiredLiterals.key3(w3), bits) }
-            }
+                if RewriteIndex.test(b3, RewriteIndex.hash3(w3) &>> shift3) {
+                    pending[found] = RequiredLiterals.key3(w3)
+                    found &+= 1
+                }
+            }, { flush(pending, &found, bits, &touched) })
             // The first three bytes: the only 3-gram that is no 4-gram's tail.
             let w0 = UInt32(ASCII.lowercased(p[0])) &<< 16 | UInt32(ASCII.lowercased(p[1])) &<< 8 | UInt32(ASCII.lowercased(p[2]))
-            if RewriteIndex.test(b3, RewriteIndex.hash3(w0) &>> shift3) { hit(RequiredLiterals.key3(w0), bits) }
+            if RewriteIndex.test(b3, RewriteIndex.hash3(w0) &>> shift3) { hit(RequiredLiterals.key3(w0), bits, &touched) }
         } else {
-            scan(p, n, bits) { w in
-                if RewriteIndex.test(b4, RewriteIndex.hash4(w) &>> shift4) { hit(RequiredLiterals.key4(w), bits) }
-            }
+            scan(p, n, { w in
+                if RewriteIndex.test(b4, RewriteIndex.hash4(w) &>> shift4) {
+                    pending[found] = RequiredLiterals.key4(w)
+                    found &+= 1
+                }
+            }, { flush(pending, &found, bits, &touched) })
         }
+        return touched
     }
 
-    /// Calls `probe` with every 4-gram of `p[0..<n]` (n ≥ 3), lower-cased, first byte highest. The bytes are
-    /// loaded and lower-cased eight at a time.
+    /// Calls `probe` with every 4-gram of `p[0..<n]` (n ≥ 3), lower-cased, first byte highest, and `chunkDone`
+    /// after each eight of them (and after the last). The bytes are loaded and lower-cased eight at a time.
     @inline(__always)
-    private func scan(_ p: UnsafePointer<UInt8>, _ n: Int, _ bits: UnsafeMutablePointer<UInt64>, _ probe: (UInt32) -> Void) {
+    private func scan(_ p: UnsafePointer<UInt8>, _ n: Int, _ probe: (UInt32) -> Void, _ chunkDone: () -> Void) {
         var w = UInt32(ASCII.lowercased(p[0])) &<< 16 | UInt32(ASCII.lowercased(p[1])) &<< 8 | UInt32(ASCII.lowercased(p[2]))
         var i = 3
         while i &+ 8 <= n {
@@ -199,6 +230,7 @@ final class RewriteIndex: @unchecked Sendable {
                 w = w &<< 8 | UInt32(truncatingIfNeeded: chunk &>> UInt64(8 &* k)) & 0xFF
                 probe(w)
             }
+            chunkDone()
             i &+= 8
         }
         if i < n {
@@ -207,16 +239,26 @@ final class RewriteIndex: @unchecked Sendable {
                 w = w &<< 8 | UInt32(truncatingIfNeeded: chunk &>> UInt64(8 &* k)) & 0xFF
                 probe(w)
             }
+            chunkDone()
         }
+    }
+
+    /// Looks up the `found` grams held at `pending` and empties it.
+    @inline(__always)
+    private func flush(_ pending: UnsafeMutablePointer<UInt64>, _ found: inout Int, _ bits: UnsafeMutablePointer<UInt64>,
+                       _ touched: inout Range<Int>) {
+        for k in 0..<found { hit(pending[k], bits, &touched) }
+        found = 0
     }
 
     @inline(__always) private static func test(_ bloom: UnsafeMutablePointer<UInt64>, _ b: UInt32) -> Bool {
         bloom[Int(b &>> 6)] & (1 &<< UInt64(b & 63)) != 0
     }
 
-    /// The rules filed under `key` go into `bits`.
+    /// The rules filed under `key` go into `bits`; `touched` grows to cover their words, each word cleared
+    /// as it joins the range.
     @inline(never)
-    private func hit(_ key: UInt64, _ bits: UnsafeMutablePointer<UInt64>) {
+    private func hit(_ key: UInt64, _ bits: UnsafeMutablePointer<UInt64>, _ touched: inout Range<Int>) {
         guard let slotBase = slots.baseAddress, let postingBase = postings.baseAddress else { return }
         let mask = slots.count &- 1
         var i = RewriteIndex.slot(key, slotShift) & mask
@@ -229,7 +271,20 @@ final class RewriteIndex: @unchecked Sendable {
         var k = Int(slot.start)
         while k < end {
             let o = Int(postingBase[k])
-            if o >= 0 && o &>> 6 < words { bits[o &>> 6] |= 1 &<< UInt64(o & 63) }
+            let w = o &>> 6
+            if o >= 0 && w < words {
+                if touched.isEmpty {
+                    bits[w] = 0
+                    touched = w..<(w &+ 1)
+                } else if w < touched.lowerBound {
+                    bits.advanced(by: w).initialize(repeating: 0, count: touched.lowerBound &- w)
+                    touched = w..<touched.upperBound
+                } else if w >= touched.upperBound {
+                    bits.advanced(by: touched.upperBound).initialize(repeating: 0, count: w &+ 1 &- touched.upperBound)
+                    touched = touched.lowerBound..<(w &+ 1)
+                }
+                bits[w] |= 1 &<< UInt64(o & 63)
+            }
             k &+= 1
         }
     }

@@ -4,7 +4,10 @@
 /// URL with its expanded target. A `RewriteIndex` picks the few rules that can match a URL, so a URL costs a
 /// couple of regex evaluations whatever the number of rules, and the answer is still "the first rule in
 /// order that matches". Changes build a new set that shares the compiled regexes of the old one.
-package final class RewriteRules: Sendable {
+package final class RewriteRules: @unchecked Sendable {
+    // SAFETY: every stored property is set in `init` and only read afterwards; `handles` and `layouts` are owned
+    // by this object (allocated in `init`, freed in `deinit`) and point into regexes and templates that
+    // `entries` keeps alive as long.
     package static let empty = RewriteRules(entries: [])
 
     /// The rules in the order they are tried.
@@ -15,14 +18,34 @@ package final class RewriteRules: Sendable {
     /// "é" precomposed and decomposed, are different regexes).
     private let positions: [[UInt8]: Int]
     private let index: RewriteIndex
+    /// Each rule's regex handle, in rule order: trying a candidate reads its handle here, and the rule's objects
+    /// only when it matches (with a thousand rules, each object is a likely cache miss).
+    private let handles: UnsafeMutableBufferPointer<Regex.Handle>
+    /// Each rule's template layout, in rule order: the one that fires is expanded without reading its objects.
+    private let layouts: UnsafeMutableBufferPointer<RewriteTemplate.Layout>
 
     private init(entries: [RewriteRule]) {
         self.entries = entries
+        let handles = UnsafeMutableBufferPointer<Regex.Handle>.allocate(capacity: max(entries.count, 1))
+        for (i, e) in entries.enumerated() {
+            handles.initializeElement(at: i, to: e.regex.handle(groups: e.template.groupsNeeded))
+        }
+        self.handles = UnsafeMutableBufferPointer(rebasing: handles[0..<entries.count])
+        let layouts = UnsafeMutableBufferPointer<RewriteTemplate.Layout>.allocate(capacity: max(entries.count, 1))
+        for (i, e) in entries.enumerated() { layouts.initializeElement(at: i, to: e.template.layout) }
+        self.layouts = UnsafeMutableBufferPointer(rebasing: layouts[0..<entries.count])
         rules = entries.map { ($0.match, $0.template.text) }
         var positions: [[UInt8]: Int] = [:]
         for (i, e) in entries.enumerated() { positions[Array(e.match.utf8)] = i }
         self.positions = positions
         index = entries.isEmpty ? .empty : RewriteIndex(needs: entries.map(\.needs), keys: entries.map(\.keys))
+    }
+
+    deinit {
+        // SAFETY: allocated in `init`, owned by this object alone and freed once; no rewrite can be running, as
+        // each holds a strong reference to this set. Both hold plain values (nothing to deinitialize).
+        handles.deallocate()
+        layouts.deallocate()
     }
 
     package var isEmpty: Bool { rules.isEmpty }
@@ -70,40 +93,57 @@ package final class RewriteRules: Sendable {
         if entries.isEmpty { return false }
         return try RegexScratch.with { scratch throws(RouterError) -> Bool in
             var evaluated = 0
-            guard let rule = try firstMatch(url, scratch, limits, linear: false, evaluated: &evaluated) else { return false }
-            try rule.template.expand(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+            guard let fired = try firstMatch(url, scratch, limits, linear: false, evaluated: &evaluated) else { return false }
+            try expand(fired, url, scratch, &out, limits)
             return true
         }
     }
 
-    /// The first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
+    /// The ordinal of the first rule (in order) whose regex is found in `url`, its captures left in `scratch`.
     @inline(__always)
     private func firstMatch(_ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits, linear: Bool,
-                            evaluated: inout Int) throws(RouterError) -> RewriteRule? {
+                            evaluated: inout Int) throws(RouterError) -> Int? {
         if linear || index.linear {
-            for rule in entries {
-                evaluated &+= 1
-                if try rule.matches(url, scratch, limits) { return rule }
+            for ordinal in entries.indices {
+                if try matches(ordinal, url, scratch, limits, &evaluated) { return ordinal }
             }
             return nil
         }
-        let words = index.words
-        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { bits throws(RouterError) -> RewriteRule? in
+        return try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits throws(RouterError) -> Int? in
             guard let base = bits.baseAddress else { return nil }
-            index.collect(url, into: base)
-            for w in 0..<words {
+            for w in index.collect(url, into: base) {
                 var word = base[w]
                 while word != 0 {
                     let ordinal = w &<< 6 | word.trailingZeroBitCount
                     word &= word &- 1
-                    guard ordinal < entries.count else { return nil }
-                    let rule = entries[ordinal]
-                    evaluated &+= 1
-                    if try rule.matches(url, scratch, limits) { return rule }
+                    if try matches(ordinal, url, scratch, limits, &evaluated) { return ordinal }
                 }
             }
             return nil
         }
+    }
+
+    /// Expands the template of rule `ordinal` (one `matches` found) for the match held in `scratch`.
+    @inline(__always)
+    private func expand(_ ordinal: Int, _ url: ByteSpan, _ scratch: RegexScratch, _ out: inout ByteWriter,
+                        _ limits: Limits) throws(RouterError) {
+        guard let layout = layouts.baseAddress?[ordinal],
+              layout.write(url: url, scratch: scratch, into: &out, maxLength: limits.maxURLLength) else {
+            throw entries[ordinal].template.tooLong(limits.maxURLLength)
+        }
+    }
+
+    /// Whether rule `ordinal`'s regex is found in `url` (false for an ordinal out of range).
+    @inline(__always)
+    private func matches(_ ordinal: Int, _ url: ByteSpan, _ scratch: RegexScratch, _ limits: Limits,
+                         _ evaluated: inout Int) throws(RouterError) -> Bool {
+        guard ordinal < entries.count, ordinal < layouts.count, ordinal < handles.count,
+              let handle = handles.baseAddress?[ordinal] else { return false }
+        evaluated &+= 1
+        let rc = Regex.match(handle, url, scratch, limits)
+        if rc >= 0 { return true }
+        if rc == Regex.noMatch { return false }
+        throw entries[ordinal].regex.error(rc, url, limits)
     }
 
     // MARK: Inspection (tests, benchmarks, the CLI's explain)
@@ -113,11 +153,10 @@ package final class RewriteRules: Sendable {
         if index.linear { return Array(entries.indices) }
         var copy = url
         return copy.withUTF8 { buf in
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.words) { bits -> [Int] in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: index.scratchWords) { bits -> [Int] in
                 guard let base = bits.baseAddress else { return [] }
-                index.collect(ByteSpan(start: buf.baseAddress, count: buf.count), into: base)
                 var result: [Int] = []
-                for w in 0..<index.words {
+                for w in index.collect(ByteSpan(start: buf.baseAddress, count: buf.count), into: base) {
                     var word = base[w]
                     while word != 0 {
                         result.append(w &<< 6 | word.trailingZeroBitCount)
@@ -138,7 +177,7 @@ package final class RewriteRules: Sendable {
             guard isValidUTF8(span.start, span.count) else { throw .invalidURL("URL is not valid UTF-8") }
             return try RegexScratch.with { scratch throws(RouterError) -> (rewritten: String?, evaluated: Int) in
                 var evaluated = 0
-                guard let rule = try firstMatch(span, scratch, limits, linear: linear, evaluated: &evaluated) else {
+                guard let fired = try firstMatch(span, scratch, limits, linear: linear, evaluated: &evaluated) else {
                     return (nil, evaluated)
                 }
                 var capacity = max(256, 2 &* span.count &+ 64)
@@ -146,7 +185,7 @@ package final class RewriteRules: Sendable {
                     let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buf -> Result<String?, RouterError> in
                         var out = ByteWriter(base: buf.baseAddress, capacity: capacity)
                         do throws(RouterError) {
-                            try rule.template.expand(url: span, scratch: scratch, into: &out, maxLength: limits.maxURLLength)
+                            try expand(fired, span, scratch, &out, limits)
                         } catch {
                             return .failure(error)
                         }
