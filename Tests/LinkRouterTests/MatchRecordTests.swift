@@ -133,4 +133,23 @@ final class MatchRecordTests: XCTestCase {
         let withQuery = try XCTUnwrap(try r.resolve("app://x/1?q=2&q=3&id=9"))
         XCTAssertEqual(withExtendedLifetime(withQuery) { withQuery.record.queryCount }, 3)  // the rows had a query
     }
+
+    /// `copyBytes` (every string a record holds goes through it) copies exactly `n` bytes for every length of
+    /// each of its ways (1–3, 4–7, 8–16, 17–32, 33–64, beyond), and writes nothing before or after them.
+    func testCopyBytesCopiesExactlyTheBytes() {
+        let source = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        for n in 0...150 {
+            for offset in [0, 3] {
+                var destination = [UInt8](repeating: 0xAA, count: 220)
+                source.withUnsafeBufferPointer { src in
+                    destination.withUnsafeMutableBufferPointer { dst in
+                        copyBytes(dst.baseAddress! + 8 + offset, src.baseAddress! + offset, n)
+                    }
+                }
+                let expected = [UInt8](repeating: 0xAA, count: 8 + offset) + source[offset..<(offset + n)]
+                    + [UInt8](repeating: 0xAA, count: 220 - 8 - offset - n)
+                XCTAssertEqual(destination, expected, "n \(n), offset \(offset)")
+            }
+        }
+    }
 }
