@@ -591,21 +591,7 @@ func copyBytes(_ dst: UnsafeMutablePointer<UInt8>, _ src: UnsafePointer<UInt8>?,
     guard let src, n > 0 else { return }
     let d = UnsafeMutableRawPointer(dst), s = UnsafeRawPointer(src)
     if n > 16 {
-        if n > 64 {
-            d.copyMemory(from: s, byteCount: n)
-            return
-        }
-        // 17 to 64 bytes (URLs, a route's strings): 16-byte moves, the last ones overlapping, with no call (a
-        // call here makes the writer keep its values on the stack across it).
-        let a = s.loadUnaligned(as: SIMD16<UInt8>.self), z = s.loadUnaligned(fromByteOffset: n &- 16, as: SIMD16<UInt8>.self)
-        if n > 32 {
-            let b = s.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-            let y = s.loadUnaligned(fromByteOffset: n &- 32, as: SIMD16<UInt8>.self)
-            d.storeBytes(of: b, toByteOffset: 16, as: SIMD16<UInt8>.self)
-            d.storeBytes(of: y, toByteOffset: n &- 32, as: SIMD16<UInt8>.self)
-        }
-        d.storeBytes(of: a, as: SIMD16<UInt8>.self)
-        d.storeBytes(of: z, toByteOffset: n &- 16, as: SIMD16<UInt8>.self)
+        d.copyMemory(from: s, byteCount: n)
     } else if n >= 8 {
         let first = s.loadUnaligned(as: UInt64.self), last = s.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
         d.storeBytes(of: first, as: UInt64.self)
