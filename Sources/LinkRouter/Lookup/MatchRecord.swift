@@ -430,15 +430,16 @@ package struct MatchRecord {
             refs[2 &* Field.routed.rawValue &+ 1] = refs[2 &* Field.url.rawValue &+ 1]
         }
         let routedAt = Int(refs[2 &* Field.routed.rawValue])
-        // Scheme and host are reported lower-cased.
+        // Scheme and host are reported lower-cased (and the host decoded), as `buildPathOnly` reports them.
         let schemeAt = cursor
         put(scheme, ref: Field.scheme.rawValue)
-        if parts.schemeHasUppercase {
-            for k in schemeAt..<(schemeAt &+ scheme.count) { bytes[k] = ASCII.lowercased(bytes[k]) }
-        }
         let hostAt = cursor
         put(host, ref: Field.host.rawValue)
-        reportHost(host, at: hostAt, in: block, hasUppercase: parts.hostHasUppercase, hasPercent: parts.hostHasPercent)
+        if parts.schemeHasUppercase || parts.hostHasUppercase || parts.hostHasPercent {
+            foldHead(block, schemeAt: schemeAt, schemeCount: scheme.count, host: host, hostAt: hostAt,
+                     schemeHasUppercase: parts.schemeHasUppercase, hostHasUppercase: parts.hostHasUppercase,
+                     hostHasPercent: parts.hostHasPercent)
+        }
         put(port, ref: Field.port.rawValue)
         if pathIsSuffix {
             setRef(Field.path.rawValue, routedAt &+ parts.pathStart, path.count)
@@ -478,9 +479,9 @@ package struct MatchRecord {
 
     // MARK: Writing, the parts both writers share
 
-    /// `buildPathOnly`'s scheme and host as reported, when either is not already (upper case, or a `%` in the
-    /// host): out of line, as few URLs need it. The parts' flags as values: passed `URLParts`, the caller would
-    /// copy the parts first (see `buildPathOnly`).
+    /// The scheme and host copied at `schemeAt` and `hostAt` made what a match reports, when either is not
+    /// already (upper case, or a `%` in the host): out of line, as few URLs need it; both writers call it. The
+    /// parts' flags as values: passed `URLParts`, `buildPathOnly` would copy the parts first (see there).
     @inline(never)
     private static func foldHead(_ block: UnsafeMutableRawPointer, schemeAt: Int, schemeCount: Int, host: ByteSpan,
                                  hostAt: Int, schemeHasUppercase: Bool, hostHasUppercase: Bool, hostHasPercent: Bool) {
