@@ -8,11 +8,14 @@ struct LinkRouterCommand: ParsableCommand {
         discussion: """
             Examples:
               linkrouter resolve --table shop.json 'shop://product/42?ref=mail'
-              linkrouter resolve --route 'app://user/:id=UserPage' --extra from=push 'app://user/42?tab=a'
-              linkrouter rewrite --rule '(?:https://)?www.jd.com/search/(.*)' 'app://search?q=$#1' \\
-                  https://www.jd.com/search/%E5%8E%9F
-              linkrouter explain --table shop.json 'http://oldshop.example.com/item.php?id=7'
-              linkrouter check --strict --guard login --guard fresh-session shop.json  # CI
+              linkrouter resolve --route 'app://user/:id=UserPage' --extra from=push \\
+                  'app://user/42?tab=a'
+              linkrouter rewrite --rule '(?:https://)?www.jd.com/search/(.*)' \\
+                  'app://search?q=$#1' https://www.jd.com/search/%E5%8E%9F
+              linkrouter explain --table shop.json \\
+                  'http://oldshop.example.com/item.php?id=7'
+              linkrouter check --strict --guard login --guard fresh-session \\
+                  shop.json  # CI
               linkrouter routes shop.json
               linkrouter graph shop.json | dot -Tsvg > routes.svg
               linkrouter url --table shop.json product id=42 '?ref=mail'
@@ -30,9 +33,11 @@ struct Resolve: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Resolve URLs: one JSON object per URL (the match, as lr_match_to_json writes it).",
         discussion: """
-            Prints the match, or {"url": ..., "status": "nomatch"}, or {"url": ..., "status": "error", "code": ...,
+            Prints the match, or {"url": ..., "status": "nomatch"}, or {"url": ..., "status": "error", "code": ..., \
             "error": ...}. Exit status: 0 when every URL matched, 1 when some did not, 2 for refused input.
-            Example: linkrouter resolve --table shop.json 'shop://product/42' 'shop://nothing'
+
+            Example:
+              linkrouter resolve --table shop.json 'shop://product/42' 'shop://nothing'
             """)
 
     @OptionGroup var router: RouterOptions
@@ -92,10 +97,13 @@ struct Rewrite: ParsableCommand, TakesURLs {
         abstract: "Rewrite URLs with the rewrite rules: one line per URL (the URL unchanged when no rule fires).",
         discussion: """
             Exit status: 0 when every URL was rewritten, 1 when some were not, 2 for refused input.
-            With --json, one object per URL: {"url", "rewritten" (null when no rule fired)}, or, for a URL the
-            router refuses, {"url", "status": "error", "code", "error"} as resolve prints it (without --json, a
+
+            With --json, one object per URL: {"url", "rewritten" (null when no rule fired)}, or, for a URL the \
+            router refuses, {"url", "status": "error", "code", "error"} as resolve prints it (without --json, a \
             refused URL prints no line; its error goes to standard error).
-            Example: linkrouter rewrite --rule '^old://(\\w+)' 'app://$1' old://docs
+
+            Example:
+              linkrouter rewrite --rule '^old://(\\w+)' 'app://$1' old://docs
             """)
 
     @OptionGroup var router: RouterOptions
@@ -142,10 +150,12 @@ struct Explain: ParsableCommand, TakesURLs {
     static let configuration = CommandConfiguration(
         abstract: "Explain why URLs route where they do, or nowhere.",
         discussion: """
-            For each URL: the rewrite rules tried and the one that fired, the match sequence, the candidate routes
-            (those with the URL's scheme) and why each matched or not, the winner, its parameters and the guards
+            For each URL: the rewrite rules tried and the one that fired, the match sequence, the candidate routes \
+            (those with the URL's scheme) and why each matched or not, the winner, its parameters and the guards \
             it requires. Exit status: 0 when every URL matched, 1 when some did not, 2 for refused input.
-            Example: linkrouter explain --table shop.json 'shop://product/42/reviews'
+
+            Example:
+              linkrouter explain --table shop.json 'shop://product/42/reviews'
             """)
 
     @OptionGroup var router: RouterOptions
@@ -188,10 +198,12 @@ struct URLFor: ParsableCommand {
         commandName: "url",
         abstract: "Build the URL of a named route (reverse routing).",
         discussion: """
-            Parameters are NAME=VALUE: a name of the route's pattern, or ?NAME for a query parameter (in order).
+            Parameters are NAME=VALUE: a name of the route's pattern, or ?NAME for a query parameter (in order). \
             Values are percent-encoded for their place. Exit status 0, or 2 when the URL cannot be built.
-            Example: linkrouter url --table shop.json product id=42 '?ref=mail & push'
-                     -> shop://product/42?ref=mail%20%26%20push
+
+            Example:
+              linkrouter url --table shop.json product id=42 '?ref=mail & push'
+              -> shop://product/42?ref=mail%20%26%20push
             """)
 
     @OptionGroup var router: RouterOptions

@@ -5,13 +5,18 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate a route table file, as CI would: every problem with its JSON pointer, then warnings.",
         discussion: """
-            Problems make the file unloadable (bad pattern with its byte offset, conflicting routes, a bad regex
+            Problems make the file unloadable (bad pattern with its byte offset, conflicting routes, a bad regex \
             with PCRE2's message, an unknown template variable, a duplicate name, a wrong type, an unknown key).
-            Warnings: routes shadowed by others, routes that overlap (both match a URL, precedence picks one),
-            rewrite targets that route nowhere, and, given --guard, guards no route uses or routes requiring a
+
+            Warnings: routes shadowed by others, routes that overlap (both match a URL, precedence picks one), \
+            rewrite targets that route nowhere, and, given --guard, guards no route uses or routes requiring a \
             guard not given.
+
             Exit status: 0 valid, 1 problems (or warnings, with --strict), 2 when the file cannot be read.
-            Example: linkrouter check --strict --guard login --guard fresh-session examples/tables/shop.json
+
+            Example:
+              linkrouter check --strict --guard login --guard fresh-session \\
+                  examples/tables/shop.json
             """)
 
     @Flag(help: "Exit with status 1 on warnings too.") var strict = false
@@ -99,9 +104,11 @@ struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the routing tree of a route table file as Graphviz dot.",
         discussion: """
-            One node per trie node: the scheme, then each segment (literals, :params, *catch-alls), children in
+            One node per trie node: the scheme, then each segment (literals, :params, *catch-alls), children in \
             precedence order; each route is a box with its target and name.
-            Example: linkrouter graph examples/tables/shop.json | dot -Tsvg > routes.svg
+
+            Example:
+              linkrouter graph examples/tables/shop.json | dot -Tsvg > routes.svg
             """)
 
     @Argument(help: "The route table file.") var file: String

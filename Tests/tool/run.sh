@@ -16,6 +16,8 @@ passed=0 failed=0
 
 # A URL over maxURLLength (65536 bytes): a://x/yyy...
 LONG="a://x/$(printf 'y%.0s' $(seq 70000))"
+# Help is laid out for 80 columns whatever the terminal running the tests (swift-argument-parser reads COLUMNS).
+export COLUMNS=80
 
 # case NAME STATUS [--stderr] [--stdin TEXT | --stdin-from PATH] [--stdout-full | --stdout-closed] [--squeeze] -- ARGS...
 # --stdout-full sends standard output to /dev/full, --stdout-closed closes it; standard error is compared.
@@ -140,6 +142,10 @@ case_ graph-precedence 0 -- graph $T/precedence.json
 # help, version, completion
 case_ version 0 -- version
 case_ help-url 0 -- url --help
+# Every help page, as a reader sees it at 80 columns: prose reflowed, each example command whole (its long ones
+# continued with a backslash), never broken mid-command
+case_ help 0 -- --help
+for sub in resolve rewrite explain check routes graph; do case_ help-$sub 0 -- help $sub; done
 case_ completion 0 -- --generate-completion-script bash
 case_ unknown-command 2 --stderr -- frobnicate
 
