@@ -31,16 +31,6 @@ static int failures;
         }                                                                                                 \
     } while (0)
 
-#define EXPECT_CONTAINS(haystack, needle)                                                                 \
-    do {                                                                                                  \
-        const char *h_ = (haystack);                                                                      \
-        if (!h_ || !strstr(h_, (needle))) {                                                               \
-            fprintf(stderr, "%s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, h_ ? h_ : "",  \
-                    (needle));                                                                            \
-            failures++;                                                                                   \
-        }                                                                                                 \
-    } while (0)
-
 static void test_version_and_codes(void)
 {
     /* The library loaded is the one this header describes; the header's three spellings of the version agree
@@ -111,9 +101,9 @@ static void test_null_safety(void)
     lr_match_free(NULL);
     lr_string_free(NULL);
     EXPECT_INT(lr_router_new(NULL), LR_EMISUSE);
-    EXPECT_CONTAINS(lr_last_error(), "lr_router_new");
+    EXPECT_STR(lr_last_error(), "lr_router_new: out is NULL");
     EXPECT_INT(lr_router_add(NULL, "app://x", "X"), LR_EMISUSE);
-    EXPECT_CONTAINS(lr_last_error(), "router is NULL");
+    EXPECT_STR(lr_last_error(), "lr_router_add: the router is NULL");
     EXPECT_INT(lr_router_add_route(NULL, "app://x", "X", NULL, NULL), LR_EMISUSE);
     EXPECT_INT(lr_router_add_many(NULL, NULL, NULL, 0, NULL), LR_EMISUSE);
     EXPECT_INT(lr_router_remove(NULL, "app://x"), LR_EMISUSE);
@@ -133,7 +123,7 @@ static void test_null_safety(void)
 
     EXPECT_INT(lr_router_new(&r), LR_OK);
     EXPECT_INT(lr_router_add(r, NULL, "X"), LR_EMISUSE);
-    EXPECT_CONTAINS(lr_last_error(), "pattern is NULL");
+    EXPECT_STR(lr_last_error(), "lr_router_add: pattern is NULL");
     EXPECT_INT(lr_router_add(r, "app://x", NULL), LR_EMISUSE);
     EXPECT_INT(lr_router_remove(r, NULL), LR_EMISUSE);
     EXPECT_INT(lr_router_can_route(r, NULL), LR_EMISUSE);
@@ -185,9 +175,10 @@ static void test_status_codes(void)
     EXPECT_INT(lr_router_new(&r), LR_OK);
     EXPECT_INT(lr_router_add(r, "app://user/:id", "User"), LR_OK);
     EXPECT_INT(lr_router_add(r, "app://user/:uid", "Dup"), LR_ECONFLICT);
-    EXPECT_CONTAINS(lr_last_error(), "'app://user/:id'");
+    EXPECT_STR(lr_last_error(),
+               "pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the same URLs");
     EXPECT_INT(lr_router_add(r, "app://a//b", "X"), LR_EPATTERN);
-    EXPECT_CONTAINS(lr_last_error(), "at byte 8");
+    EXPECT_STR(lr_last_error(), "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)");
     EXPECT_INT(lr_router_add(r, "app://\xff", "X"), LR_EINVAL);
     EXPECT_INT(lr_router_add(r, "app://ok", "\xc3\x28"), LR_EINVAL);
     EXPECT_INT(lr_router_resolve(r, "app://user/42", &m), LR_OK);
@@ -195,10 +186,10 @@ static void test_status_codes(void)
     EXPECT_INT(lr_router_resolve(r, "app://nobody", &m), LR_NOMATCH);
     EXPECT_INT(m == NULL, 1);
     EXPECT_INT(lr_router_resolve(r, "no scheme", &m), LR_EINVAL);
-    EXPECT_CONTAINS(lr_last_error(), "not an absolute URL");
+    EXPECT_STR(lr_last_error(), "'no scheme' is not an absolute URL (expected scheme \":\" ...)");
     EXPECT_INT(lr_router_resolve(r, "", &m), LR_EINVAL);
     EXPECT_INT(lr_router_resolve(r, "app://user/\xed\xa0\x80", &m), LR_EINVAL); /* a UTF-16 surrogate */
-    EXPECT_CONTAINS(lr_last_error(), "UTF-8");
+    EXPECT_STR(lr_last_error(), "URL is not valid UTF-8");
     EXPECT_INT(lr_router_can_route(r, "app://user/1"), 1);
     EXPECT_INT(lr_router_can_route(r, "app://user"), 0);
     EXPECT_INT(lr_router_can_route(r, "\xff"), LR_EINVAL);
@@ -220,7 +211,7 @@ static void test_status_codes(void)
     EXPECT_INT(lr_router_resolve(r, "app://0123456789", &m), LR_OK);
     lr_match_free(m);
     EXPECT_INT(lr_router_resolve(r, "app://0123456789abcdef", &m), LR_ELIMIT);
-    EXPECT_CONTAINS(lr_last_error(), "URL of 22 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 16)");
+    EXPECT_STR(lr_last_error(), "URL of 22 bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 16)");
     EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_URL_LENGTH, 65536), LR_OK);
     EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_SEGMENTS, 2), LR_OK);
     EXPECT_INT(lr_router_add(r, "app://a/b/c", "Deep"), LR_ELIMIT);
@@ -290,8 +281,14 @@ static void test_match_accessors_and_ownership(void)
     EXPECT_STR(lr_match_query_name(m, 4), NULL);
 
     EXPECT_INT(lr_match_to_json(m, &json), LR_OK);
-    EXPECT_CONTAINS(json, "\"params\":{\"id\":\"7\",\"tab\":\"b\",\"from\":\"push\",\"info\":{\"n\":\"体\"}}");
-    EXPECT_CONTAINS(json, "\"name\":\"product\"");
+    EXPECT_STR(json,
+               "{\"target\":\"Product\",\"pattern\":\"https://www.example.com/p/:id\","
+               "\"url\":\"HTTPS://WWW.Example.com:8443/p/7?tab=a&tab=b&from=q&info[n]=%E4%BD%93#Top\","
+               "\"rewritten\":\"HTTPS://WWW.Example.com:8443/p/7?tab=a&tab=b&from=q&info[n]=%E4%BD%93#Top\","
+               "\"scheme\":\"https\",\"host\":\"www.example.com\",\"port\":\"8443\",\"path\":\"/p/7\",\"fragment\":\"Top\","
+               "\"name\":\"product\",\"meta\":{\"auth\":\"false\"},"
+               "\"params\":{\"id\":\"7\",\"tab\":\"b\",\"from\":\"push\",\"info\":{\"n\":\"体\"}},"
+               "\"query\":[[\"tab\",\"a\"],[\"tab\",\"b\"],[\"from\",\"q\"],[\"info[n]\",\"体\"]]}");
     lr_string_free(json);
     EXPECT_INT(lr_match_to_json(m, NULL), LR_EMISUSE);
     lr_match_free(m);
@@ -306,7 +303,8 @@ static void test_bulk_add(void)
     const char *targets[] = {"A", "B", "dup", "C"};
     EXPECT_INT(lr_router_add_many(r, patterns, targets, 4, &failed), LR_ECONFLICT);
     EXPECT_INT(failed, 2);
-    EXPECT_CONTAINS(lr_last_error(), "route 2:");
+    EXPECT_STR(lr_last_error(),
+               "route 2: pattern 'app://b/:y' conflicts with existing route 'app://b/:x': both match exactly the same URLs");
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, 0); /* all or none */
     EXPECT_INT(lr_router_add_many(r, patterns, targets, 2, &failed), LR_OK);
@@ -317,14 +315,15 @@ static void test_bulk_add(void)
     failed = 99;
     EXPECT_INT(lr_router_add_many(r, bad, one_target, 1, &failed), LR_EPATTERN);
     EXPECT_INT(failed, 0);
-    EXPECT_CONTAINS(lr_last_error(), "route 0: malformed pattern");
+    EXPECT_STR(lr_last_error(), "route 0: malformed pattern 'app://x//y' at byte 8: empty segment ('//' in a pattern)");
     failed = 99;
     EXPECT_INT(lr_router_add_rewrites(r, bad_rule, one_target, 1, &failed), LR_EREGEX);
     EXPECT_INT(failed, 0);
-    EXPECT_CONTAINS(lr_last_error(), "rewrite rule 0: ");
+    EXPECT_STR(lr_last_error(),
+               "rewrite rule 0: invalid rewrite regex '(unclosed' at byte 9: missing closing parenthesis (PCRE2 error 114)");
     /* A single add's error is its own. */
     EXPECT_INT(lr_router_add(r, bad[0], "X"), LR_EPATTERN);
-    EXPECT_INT(strncmp(lr_last_error(), "malformed pattern", 17), 0);
+    EXPECT_STR(lr_last_error(), "malformed pattern 'app://x//y' at byte 8: empty segment ('//' in a pattern)");
     EXPECT_INT(lr_router_clear(r), LR_OK);
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, 0);
@@ -391,11 +390,11 @@ static void test_zero_allocation_and_packed(void)
     EXPECT_INT(lr_router_resolve_into(r, "nourl", 5, &res, params, 8, scratch, sizeof scratch), LR_EINVAL);
     EXPECT_INT(lr_router_resolve_into(r, url, strlen(url), NULL, params, 8, scratch, sizeof scratch), LR_EMISUSE);
     EXPECT_INT(lr_router_resolve_into(r, NULL, 3, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
-    EXPECT_CONTAINS(lr_last_error(), "lr_router_resolve_into: url is NULL");
+    EXPECT_STR(lr_last_error(), "lr_router_resolve_into: url is NULL");
     EXPECT_INT(lr_router_resolve_into(r, NULL, SIZE_MAX, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
-    EXPECT_CONTAINS(lr_last_error(), "lr_router_resolve_into: url length is out of range");
+    EXPECT_STR(lr_last_error(), "lr_router_resolve_into: url length is out of range");
     EXPECT_INT(lr_router_resolve_into(r, url, SIZE_MAX, &res, params, 8, scratch, sizeof scratch), LR_EMISUSE);
-    EXPECT_CONTAINS(lr_last_error(), "lr_router_resolve_into: url length is out of range");
+    EXPECT_STR(lr_last_error(), "lr_router_resolve_into: url length is out of range");
 
     /* Rewritten URLs live in scratch. */
     EXPECT_INT(lr_router_add_rewrite(r, "^old://(\\w+)", "app://files/$1/x"), LR_OK);
@@ -437,7 +436,7 @@ static void *fail_in_thread(void *arg)
     lr_router *r = arg;
     lr_match *m;
     lr_router_resolve(r, "not-a-url", &m);
-    return strstr(lr_last_error(), "not an absolute URL") ? NULL : (void *)1;
+    return strcmp(lr_last_error(), "'not-a-url' is not an absolute URL (expected scheme \":\" ...)") == 0 ? NULL : (void *)1;
 }
 
 static void test_errors_are_per_thread(void)
@@ -450,7 +449,7 @@ static void test_errors_are_per_thread(void)
     pthread_create(&t, NULL, fail_in_thread, r);
     pthread_join(t, &result);
     EXPECT_INT(result == NULL, 1);
-    EXPECT_CONTAINS(lr_last_error(), "empty segment");
+    EXPECT_STR(lr_last_error(), "malformed pattern 'app://a//' at byte 8: empty segment ('//' in a pattern)");
     lr_router_free(r);
 }
 
@@ -469,7 +468,7 @@ static void *reader(void *arg)
         lr_match *m;
         snprintf(url, sizeof url, "app://stable/%d/v%d", k % 50, k);
         int rc = lr_router_resolve(sh->router, url, &m);
-        int ok = rc == LR_OK && strncmp(lr_match_target(m), "stable", 6) == 0;
+        int ok = rc == LR_OK && strcmp(lr_match_target(m), "stable") == 0;
         if (rc == LR_OK) lr_match_free(m);
         snprintf(url, sizeof url, "app://churn/%d", k % 100);
         rc = lr_router_resolve(sh->router, url, &m);

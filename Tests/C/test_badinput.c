@@ -172,8 +172,22 @@ struct url_row {
     size_t len;      /* 0: strlen */
     int expect;      /* the status */
     const char *target;
-    const char *message; /* a word lr_last_error must contain */
+    const char *message; /* an error's lr_last_error, whole (NULL for a success) */
 };
+
+#define NOT_UTF8 "URL is not valid UTF-8"
+#define TOO_LONG(bytes) "URL of " #bytes " bytes is longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"
+
+/* After an error from `entry`, lr_last_error() is `message`, whole. */
+static void expect_message(const char *label, const char *entry, int rc, const char *message, int line)
+{
+    if (rc >= 0) return;
+    if (!message || strcmp(lr_last_error(), message) != 0) {
+        fprintf(stderr, "test_badinput.c:%d: [%s] %s: message \"%.200s\", expected \"%.200s\"\n", line, label, entry,
+                lr_last_error(), message ? message : "(none given)");
+        failures++;
+    }
+}
 
 static int outcome_ok(int rc, int expect)
 {
@@ -194,11 +208,7 @@ static void check_url(lr_router *r, const char *label, const char *url, size_t l
             failures++;
         }
         expect_readable_error(rc, line);
-        if (rc < 0 && message && !strstr(lr_last_error(), message)) {
-            fprintf(stderr, "test_badinput.c:%d: [%s] message lacks '%s': %.200s\n", line, label, message,
-                    lr_last_error());
-            failures++;
-        }
+        expect_message(label, "lr_router_resolve", rc, message, line);
         if (rc == LR_OK && target && strcmp(lr_match_target(m), target) != 0) {
             fprintf(stderr, "test_badinput.c:%d: [%s] target %s, expected %s\n", line, label, lr_match_target(m), target);
             failures++;
@@ -240,6 +250,7 @@ static void check_url(lr_router *r, const char *label, const char *url, size_t l
         failures++;
     }
     expect_readable_error(rc, line);
+    expect_message(label, "lr_router_resolve_into", rc, message, line);
     size_t needed = 0;
     int prc = lr_router_resolve_packed(r, url, len, scratch, scratch_cap, &needed);
     if (prc == LR_ELIMIT && needed > scratch_cap) {
@@ -252,6 +263,7 @@ static void check_url(lr_router *r, const char *label, const char *url, size_t l
                 prc, expect, prc < 0 ? lr_last_error() : "");
         failures++;
     }
+    expect_message(label, "lr_router_resolve_packed", prc, message, line);
     free(params);
     free(scratch);
 }
@@ -261,44 +273,44 @@ static void test_urls(void)
     lr_router *r = new_router();
     static const struct url_row rows[] = {
         /* Not absolute URLs. */
-        {"empty", "", 0, LR_EINVAL, NULL, "absolute"},
-        {"no scheme", "nourl", 0, LR_EINVAL, NULL, NULL},
-        {"path only", "/just/a/path", 0, LR_EINVAL, NULL, NULL},
-        {"empty scheme", "://x", 0, LR_EINVAL, NULL, NULL},
-        {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, NULL},
-        {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, NULL},
-        {"colon only", ":", 0, LR_EINVAL, NULL, NULL},
+        {"empty", "", 0, LR_EINVAL, NULL, "'' is not an absolute URL (expected scheme \":\" ...)"},
+        {"no scheme", "nourl", 0, LR_EINVAL, NULL, "'nourl' is not an absolute URL (expected scheme \":\" ...)"},
+        {"path only", "/just/a/path", 0, LR_EINVAL, NULL, "'/just/a/path' is not an absolute URL (expected scheme \":\" ...)"},
+        {"empty scheme", "://x", 0, LR_EINVAL, NULL, "'://x' is not an absolute URL (expected scheme \":\" ...)"},
+        {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, "'1a://x' is not an absolute URL (expected scheme \":\" ...)"},
+        {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, "'a pp://x' is not an absolute URL (expected scheme \":\" ...)"},
+        {"colon only", ":", 0, LR_EINVAL, NULL, "':' is not an absolute URL (expected scheme \":\" ...)"},
         {"scheme only", "app:", 0, LR_OK, "AnyApp", NULL},
         {"scheme and //", "app://", 0, LR_OK, "AnyApp", NULL},
         {"slashes only", "app://////", 0, LR_OK, "AnyApp", NULL},
         /* Invalid UTF-8, each kind, in each part of the URL. */
-        {"lone continuation", "app://user/\x80", 0, LR_EINVAL, NULL, "UTF-8"},
-        {"overlong '/' (2 bytes)", "app://user/\xc0\xaf", 0, LR_EINVAL, NULL, NULL},
-        {"overlong C1", "app://user/\xc1\xbf", 0, LR_EINVAL, NULL, NULL},
-        {"overlong '/' (3 bytes)", "app://user/\xe0\x80\xaf", 0, LR_EINVAL, NULL, NULL},
-        {"overlong '/' (4 bytes)", "app://user/\xf0\x80\x80\xaf", 0, LR_EINVAL, NULL, NULL},
-        {"overlong U+FFFF (4 bytes)", "app://user/\xf0\x8f\xbf\xbf", 0, LR_EINVAL, NULL, NULL},
-        {"surrogate D800", "app://user/\xed\xa0\x80", 0, LR_EINVAL, NULL, NULL},
-        {"surrogate DFFF", "app://user/\xed\xbf\xbf", 0, LR_EINVAL, NULL, NULL},
-        {"surrogate pair (CESU-8)", "app://user/\xed\xa0\xbd\xed\xb8\x80", 0, LR_EINVAL, NULL, NULL},
-        {"truncated 2-byte at end", "app://user/\xc3", 0, LR_EINVAL, NULL, NULL},
-        {"truncated 3-byte at end", "app://user/\xe4\xbd", 0, LR_EINVAL, NULL, NULL},
-        {"truncated 4-byte at end", "app://user/\xf0\x9f\x98", 0, LR_EINVAL, NULL, NULL},
-        {"truncated in the middle", "app://user/\xe4\xbd/x", 0, LR_EINVAL, NULL, NULL},
-        {"U+110000", "app://user/\xf4\x90\x80\x80", 0, LR_EINVAL, NULL, NULL},
-        {"F5 lead byte", "app://user/\xf5\x80\x80\x80", 0, LR_EINVAL, NULL, NULL},
-        {"5-byte form", "app://user/\xf8\x88\x80\x80\x80", 0, LR_EINVAL, NULL, NULL},
-        {"6-byte form", "app://user/\xfc\x84\x80\x80\x80\x80", 0, LR_EINVAL, NULL, NULL},
-        {"FE", "app://user/\xfe", 0, LR_EINVAL, NULL, NULL},
-        {"FF", "app://user/\xff", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in scheme", "a\xff://x", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in host", "app://us\xc3" "er/1", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in userinfo", "app://\xff@user/1", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in port", "app://user:\xff/1", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in query key", "app://user/1?\xff=1", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in query value", "app://user/1?a=\xc0\x80", 0, LR_EINVAL, NULL, NULL},
-        {"invalid in fragment", "app://user/1#\xed\xa0\x80", 0, LR_EINVAL, NULL, NULL},
-        {"invalid through a rule", "old://user/\xff", 0, LR_EINVAL, NULL, NULL},
+        {"lone continuation", "app://user/\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"overlong '/' (2 bytes)", "app://user/\xc0\xaf", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"overlong C1", "app://user/\xc1\xbf", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"overlong '/' (3 bytes)", "app://user/\xe0\x80\xaf", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"overlong '/' (4 bytes)", "app://user/\xf0\x80\x80\xaf", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"overlong U+FFFF (4 bytes)", "app://user/\xf0\x8f\xbf\xbf", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"surrogate D800", "app://user/\xed\xa0\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"surrogate DFFF", "app://user/\xed\xbf\xbf", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"surrogate pair (CESU-8)", "app://user/\xed\xa0\xbd\xed\xb8\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"truncated 2-byte at end", "app://user/\xc3", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"truncated 3-byte at end", "app://user/\xe4\xbd", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"truncated 4-byte at end", "app://user/\xf0\x9f\x98", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"truncated in the middle", "app://user/\xe4\xbd/x", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"U+110000", "app://user/\xf4\x90\x80\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"F5 lead byte", "app://user/\xf5\x80\x80\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"5-byte form", "app://user/\xf8\x88\x80\x80\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"6-byte form", "app://user/\xfc\x84\x80\x80\x80\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"FE", "app://user/\xfe", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"FF", "app://user/\xff", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in scheme", "a\xff://x", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in host", "app://us\xc3" "er/1", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in userinfo", "app://\xff@user/1", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in port", "app://user:\xff/1", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in query key", "app://user/1?\xff=1", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in query value", "app://user/1?a=\xc0\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid in fragment", "app://user/1#\xed\xa0\x80", 0, LR_EINVAL, NULL, NOT_UTF8},
+        {"invalid through a rule", "old://user/\xff", 0, LR_EINVAL, NULL, NOT_UTF8},
         /* Valid edges of UTF-8 are accepted. */
         {"U+10FFFF", "app://user/\xf4\x8f\xbf\xbf", 0, LR_OK, "User", NULL},
         {"U+FFFF", "app://user/\xef\xbf\xbf", 0, LR_OK, "User", NULL},
@@ -330,11 +342,13 @@ static void test_urls(void)
         {"CR LF", "app://user/1\r\nX-Injected: 1", 0, LR_OK, "User", NULL},
         {"tab and DEL", "app://user/\t\x7f", 0, LR_OK, "User", NULL},
         {"quotes and backslashes", "app://user/\"\\\"?q=\"\\u0000\"", 0, LR_OK, "User", NULL},
-        /* NUL bytes inside a length: data, like any other byte (the C-string entry points stop at them). */
+        /* NUL bytes inside a length: data, like any other byte (the C-string entry points stop at them). The
+           not-absolute message quotes the URL with its NUL bytes, so lr_last_error() ends at the first one: "'ap"
+           and "'" are all a C caller reads (reported; the rows hold what the library gives now). */
         {"NUL in a segment", "app://user/4\0002", 14, LR_OK, "User", NULL},
-        {"NUL in the scheme", "ap\0p://user/1", 13, LR_EINVAL, NULL, NULL},
-        {"NUL after the URL", "app://user/1\0\xff\xff", 15, LR_EINVAL, NULL, NULL},
-        {"only NULs", "\0\0\0\0", 4, LR_EINVAL, NULL, NULL},
+        {"NUL in the scheme", "ap\0p://user/1", 13, LR_EINVAL, NULL, "'ap"},
+        {"NUL after the URL", "app://user/1\0\xff\xff", 15, LR_EINVAL, NULL, NOT_UTF8},
+        {"only NULs", "\0\0\0\0", 4, LR_EINVAL, NULL, "'"},
         {"NUL in the query", "app://user/1?a=\0&b", 18, LR_OK, "User", NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -345,15 +359,15 @@ static void test_urls(void)
 
     /* Big inputs, built at run time. */
     struct big { const char *label; char *url; int expect; const char *message; } big[] = {
-        {"1 MiB URL", repeat("app://user/", "x", 1 << 20, ""), LR_ELIMIT, "longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"},
-        {"1 MiB query", repeat("app://user/1?q=", "%41", (1 << 20) / 3, ""), LR_ELIMIT, "longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"},
-        {"1 MiB of invalid UTF-8", repeat("app://user/", "\xff", 1 << 20, ""), LR_ELIMIT, NULL},
-        {"1 MiB scheme", repeat("", "a", 1 << 20, ":x"), LR_ELIMIT, NULL},
-        {"100,000 segments", repeat("app://files", "/a", 100000, ""), LR_ELIMIT, NULL},
-        {"100,000 empty segments", repeat("app://files", "/", 100000, "x"), LR_ELIMIT, NULL},
-        {"100,000 query pairs", repeat("app://user/1?", "a=1&", 100000, ""), LR_ELIMIT, NULL},
+        {"1 MiB URL", repeat("app://user/", "x", 1 << 20, ""), LR_ELIMIT, TOO_LONG(1048587)},
+        {"1 MiB query", repeat("app://user/1?q=", "%41", (1 << 20) / 3, ""), LR_ELIMIT, TOO_LONG(1048590)},
+        {"1 MiB of invalid UTF-8", repeat("app://user/", "\xff", 1 << 20, ""), LR_ELIMIT, TOO_LONG(1048587)},
+        {"1 MiB scheme", repeat("", "a", 1 << 20, ":x"), LR_ELIMIT, TOO_LONG(1048578)},
+        {"100,000 segments", repeat("app://files", "/a", 100000, ""), LR_ELIMIT, TOO_LONG(200011)},
+        {"100,000 empty segments", repeat("app://files", "/", 100000, "x"), LR_ELIMIT, TOO_LONG(100012)},
+        {"100,000 query pairs", repeat("app://user/1?", "a=1&", 100000, ""), LR_ELIMIT, TOO_LONG(400013)},
         {"64 KiB, one segment", repeat("app://user/", "y", 65536 - 11, ""), LR_OK, NULL},
-        {"64 KiB + 1", repeat("app://user/", "y", 65536 - 10, ""), LR_ELIMIT, "longer than maxURLLength (LR_LIMIT_URL_LENGTH, 65536)"},
+        {"64 KiB + 1", repeat("app://user/", "y", 65536 - 10, ""), LR_ELIMIT, TOO_LONG(65537)},
         {"brackets nested 10,000 deep", repeat("app://user/1?a", "[b]", 10000, "=1"), LR_OK, NULL},
         {"10,000 open brackets", repeat("app://user/1?a", "[", 10000, "=1"), LR_OK, NULL},
         {"10,000 list levels", repeat("app://user/1?a", "[]", 10000, "=1"), LR_OK, NULL},
@@ -406,7 +420,10 @@ static void test_decoded_nul(void)
     EXPECT_TRUE(lr_match_get(m, "id") != NULL, "the parameter is there");
     char *json = NULL;
     EXPECT_INT(lr_match_to_json(m, &json), LR_OK);
-    EXPECT_TRUE(json && strstr(json, "\\u0000") != NULL, "JSON escapes a decoded NUL as \\u0000");
+    EXPECT_TRUE(json && strcmp(json, "{\"target\":\"User\",\"pattern\":\"app://user/:id\",\"url\":\"app://user/a%00b\","
+                                     "\"rewritten\":\"app://user/a%00b\",\"scheme\":\"app\",\"host\":\"user\",\"port\":\"\","
+                                     "\"path\":\"/a%00b\",\"fragment\":\"\",\"params\":{\"id\":\"a\\u0000b\"},\"query\":[]}") == 0,
+                "JSON escapes a decoded NUL as \\u0000");
     lr_string_free(json);
     lr_match_free(m);
     /* A query key holding a decoded NUL ("a\0b") is a name no C string spells: lr_match_get compares a name up
@@ -433,7 +450,8 @@ static void test_decoded_nul(void)
 struct pattern_row {
     const char *pattern;
     int expect;
-    int offset; /* the byte offset the message must name, or -1 */
+    int offset;          /* lr_last_error_offset() after the error: the byte the message names, or -1 */
+    const char *message; /* lr_last_error(), whole (NULL for a success) */
 };
 
 static void test_patterns(void)
@@ -441,45 +459,82 @@ static void test_patterns(void)
     lr_router *r = new_router();
     static const struct pattern_row rows[] = {
         /* SEMANTICS §2's list, with its offsets. */
-        {"", LR_EPATTERN, 0},
-        {"app", LR_EPATTERN, 3},
-        {"app:x", LR_EPATTERN, 3},
-        {"1app://x", LR_EPATTERN, 0},
-        {"app://a//b", LR_EPATTERN, 8},
-        {"app://:", LR_EPATTERN, 7},
-        {"app://:a-b", LR_EPATTERN, 8},
-        {"app://*rest/x", LR_EPATTERN, 12},
-        {"app://:id/:id", LR_EPATTERN, 10},
-        {"app://a?x", LR_EPATTERN, 7},
+        {"", LR_EPATTERN, 0,
+         "malformed pattern '' at byte 0: empty pattern"},
+        {"app", LR_EPATTERN, 3,
+         "malformed pattern 'app' at byte 3: expected '://' after the scheme"},
+        {"app:x", LR_EPATTERN, 3,
+         "malformed pattern 'app:x' at byte 3: expected '://' after the scheme"},
+        {"1app://x", LR_EPATTERN, 0,
+         "malformed pattern '1app://x' at byte 0: a scheme starts with a letter, or is '*'"},
+        {"app://a//b", LR_EPATTERN, 8,
+         "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)"},
+        {"app://:", LR_EPATTERN, 7,
+         "malformed pattern 'app://:' at byte 7: ':' needs a parameter name"},
+        {"app://:a-b", LR_EPATTERN, 8,
+         "malformed pattern 'app://:a-b' at byte 8: a parameter name has only letters, digits and '_'"},
+        {"app://*rest/x", LR_EPATTERN, 12,
+         "malformed pattern 'app://*rest/x' at byte 12: '*' must be the last segment"},
+        {"app://:id/:id", LR_EPATTERN, 10,
+         "malformed pattern 'app://:id/:id' at byte 10: parameter name 'id' is used twice"},
+        {"app://a?x", LR_EPATTERN, 7,
+         "malformed pattern 'app://a?x' at byte 7: '?' in a pattern (patterns match paths, not queries or fragments)"},
         /* More of every kind. */
-        {"app:/x", LR_EPATTERN, 3},
-        {"app//x", LR_EPATTERN, 3},
-        {"://x", LR_EPATTERN, 0},
-        {"*:/x", LR_EPATTERN, 1},
-        {"**://x", LR_EPATTERN, 1},
-        {"a pp://x", LR_EPATTERN, 1},
-        {"app://a#b", LR_EPATTERN, 7},
-        {"app://a/b?", LR_EPATTERN, 9},
-        {"app://a/:", LR_EPATTERN, 9},
-        {"app://a/:é", LR_EPATTERN, 9},
-        {"app://a/:x y", LR_EPATTERN, 10},
-        {"app://a/*a-b", LR_EPATTERN, 10},
-        {"app://a/*/b", LR_EPATTERN, 10},
-        {"app://*/*", LR_EPATTERN, 8},
-        {"app://a/*x/*y", LR_EPATTERN, 11},
-        {"app://:x/*x", LR_EPATTERN, 9},
-        {"app://a///", LR_EPATTERN, 8},
-        {"app:///a", LR_EPATTERN, 6},
-        {"app:////", LR_EPATTERN, 6},
-        {"app://a/\x01:x", LR_OK, -1}, /* a literal with a control byte is still a literal */
-        {"\xff://x", LR_EINVAL, -1},
-        {"app://\xc0\xaf", LR_EINVAL, -1},
-        {"app://a/\xed\xa0\x80", LR_EINVAL, -1},
-        {"app://user/:uid", LR_ECONFLICT, -1},
-        {"APP://USER/:x/", LR_ECONFLICT, -1},
-        {"app://files/*", LR_ECONFLICT, -1},
-        {"*://share/:other", LR_ECONFLICT, -1},
-        {"app://us%65r/:x", LR_ECONFLICT, -1},
+        {"app:/x", LR_EPATTERN, 3,
+         "malformed pattern 'app:/x' at byte 3: expected '://' after the scheme"},
+        {"app//x", LR_EPATTERN, 3,
+         "malformed pattern 'app//x' at byte 3: expected '://' after the scheme"},
+        {"://x", LR_EPATTERN, 0,
+         "malformed pattern '://x' at byte 0: a scheme starts with a letter, or is '*'"},
+        {"*:/x", LR_EPATTERN, 1,
+         "malformed pattern '*:/x' at byte 1: expected '://' after the scheme"},
+        {"**://x", LR_EPATTERN, 1,
+         "malformed pattern '**://x' at byte 1: expected '://' after the scheme"},
+        {"a pp://x", LR_EPATTERN, 1,
+         "malformed pattern 'a pp://x' at byte 1: expected '://' after the scheme"},
+        {"app://a#b", LR_EPATTERN, 7,
+         "malformed pattern 'app://a#b' at byte 7: '#' in a pattern (patterns match paths, not queries or fragments)"},
+        {"app://a/b?", LR_EPATTERN, 9,
+         "malformed pattern 'app://a/b?' at byte 9: '?' in a pattern (patterns match paths, not queries or fragments)"},
+        {"app://a/:", LR_EPATTERN, 9,
+         "malformed pattern 'app://a/:' at byte 9: ':' needs a parameter name"},
+        {"app://a/:é", LR_EPATTERN, 9,
+         "malformed pattern 'app://a/:é' at byte 9: ':' needs a parameter name"},
+        {"app://a/:x y", LR_EPATTERN, 10,
+         "malformed pattern 'app://a/:x y' at byte 10: a parameter name has only letters, digits and '_'"},
+        {"app://a/*a-b", LR_EPATTERN, 10,
+         "malformed pattern 'app://a/*a-b' at byte 10: a parameter name has only letters, digits and '_'"},
+        {"app://a/*/b", LR_EPATTERN, 10,
+         "malformed pattern 'app://a/*/b' at byte 10: '*' must be the last segment"},
+        {"app://*/*", LR_EPATTERN, 8,
+         "malformed pattern 'app://*/*' at byte 8: '*' must be the last segment"},
+        {"app://a/*x/*y", LR_EPATTERN, 11,
+         "malformed pattern 'app://a/*x/*y' at byte 11: '*' must be the last segment"},
+        {"app://:x/*x", LR_EPATTERN, 9,
+         "malformed pattern 'app://:x/*x' at byte 9: parameter name 'x' is used twice"},
+        {"app://a///", LR_EPATTERN, 8,
+         "malformed pattern 'app://a///' at byte 8: empty segment ('//' in a pattern)"},
+        {"app:///a", LR_EPATTERN, 6,
+         "malformed pattern 'app:///a' at byte 6: empty segment ('//' in a pattern)"},
+        {"app:////", LR_EPATTERN, 6,
+         "malformed pattern 'app:////' at byte 6: empty segment ('//' in a pattern)"},
+        {"app://a/\x01:x", LR_OK, -1, NULL}, /* a literal with a control byte is still a literal */
+        {"\xff://x", LR_EINVAL, -1,
+         "lr_router_add: pattern is not valid UTF-8"},
+        {"app://\xc0\xaf", LR_EINVAL, -1,
+         "lr_router_add: pattern is not valid UTF-8"},
+        {"app://a/\xed\xa0\x80", LR_EINVAL, -1,
+         "lr_router_add: pattern is not valid UTF-8"},
+        {"app://user/:uid", LR_ECONFLICT, -1,
+         "pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the same URLs"},
+        {"APP://USER/:x/", LR_ECONFLICT, -1,
+         "pattern 'APP://USER/:x/' conflicts with existing route 'app://user/:id': both match exactly the same URLs"},
+        {"app://files/*", LR_ECONFLICT, -1,
+         "pattern 'app://files/*' conflicts with existing route 'app://files/*path': both match exactly the same URLs"},
+        {"*://share/:other", LR_ECONFLICT, -1,
+         "pattern '*://share/:other' conflicts with existing route '*://share/:id': both match exactly the same URLs"},
+        {"app://us%65r/:x", LR_ECONFLICT, -1,
+         "pattern 'app://us%65r/:x' conflicts with existing route 'app://user/:id': both match exactly the same URLs"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const struct pattern_row *row = &rows[i];
@@ -490,16 +545,10 @@ static void test_patterns(void)
             failures++;
         }
         expect_readable_error(rc, __LINE__);
-        if (rc == LR_EPATTERN && row->offset >= 0) {
-            char at[32];
-            snprintf(at, sizeof at, "at byte %d", row->offset);
-            if (!strstr(lr_last_error(), at)) {
-                fprintf(stderr, "test_badinput.c:%d: add '%s': message lacks '%s': %s\n", __LINE__, row->pattern, at,
-                        lr_last_error());
-                failures++;
-            }
+        if (rc < 0) {
+            expect_message(row->pattern, "lr_router_add", rc, row->message, __LINE__);
+            EXPECT_INT(lr_last_error_offset(), row->offset);
         }
-        if (rc == LR_ECONFLICT) EXPECT_TRUE(strstr(lr_last_error(), "'") != NULL, "the conflict names a pattern");
         if (rc == LR_OK) EXPECT_INT(lr_router_remove(r, row->pattern), LR_OK);
         /* Removing by a malformed pattern is refused the same way, and removes nothing. */
         if (rc == LR_EPATTERN || rc == LR_EINVAL) EXPECT_INT(lr_router_remove(r, row->pattern), rc);
@@ -550,6 +599,7 @@ static void test_patterns(void)
 struct rule_row {
     const char *match, *target;
     int expect;
+    const char *message; /* lr_last_error(), whole (NULL for a success) */
 };
 
 static void expect_rules_unchanged(lr_router *r, const char *after, int line)
@@ -575,47 +625,84 @@ static void test_rewrite_errors(void)
     lr_router *r = new_router();
     static const struct rule_row rows[] = {
         /* Regexes PCRE2 will not compile. */
-        {"(unclosed", "app://x", LR_EREGEX},
-        {"unopened)", "app://x", LR_EREGEX},
-        {"[a-", "app://x", LR_EREGEX},
-        {"[z-a]", "app://x", LR_EREGEX},
-        {"*a", "app://x", LR_EREGEX},
-        {"a{2,1}", "app://x", LR_EREGEX},
-        {"a{99999999}", "app://x", LR_EREGEX},
-        {"\\", "app://x", LR_EREGEX},
-        {"(?<n>a)(?<n>b)", "app://x", LR_EREGEX},
-        {"(?<1a>x)", "app://x", LR_EREGEX},
-        {"(?<=a+)b", "app://x", LR_EREGEX},
-        {"\\C", "app://x", LR_EREGEX},      /* could split a UTF-8 character: refused */
-        {"\\x{110000}", "app://x", LR_EREGEX},
-        {"\\x{d800}", "app://x", LR_EREGEX},
-        {"(?", "app://x", LR_EREGEX},
-        {"(*FOO)a", "app://x", LR_EREGEX},
-        {"\\k<nope>", "app://x", LR_EREGEX},
-        {"(?(1)a|b|c)", "app://x", LR_EREGEX},
-        {"\xff", "app://x", LR_EINVAL},
-        {"a", "\xc0\xaf", LR_EINVAL},
+        {"(unclosed", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(unclosed' at byte 9: missing closing parenthesis (PCRE2 error 114)"},
+        {"unopened)", "app://x", LR_EREGEX,
+         "invalid rewrite regex 'unopened)' at byte 8: unmatched closing parenthesis (PCRE2 error 122)"},
+        {"[a-", "app://x", LR_EREGEX,
+         "invalid rewrite regex '[a-' at byte 3: missing terminating ] for character class (PCRE2 error 106)"},
+        {"[z-a]", "app://x", LR_EREGEX,
+         "invalid rewrite regex '[z-a]' at byte 3: range out of order in character class (PCRE2 error 108)"},
+        {"*a", "app://x", LR_EREGEX,
+         "invalid rewrite regex '*a' at byte 0: quantifier does not follow a repeatable item (PCRE2 error 109)"},
+        {"a{2,1}", "app://x", LR_EREGEX,
+         "invalid rewrite regex 'a{2,1}' at byte 5: numbers out of order in {} quantifier (PCRE2 error 104)"},
+        {"a{99999999}", "app://x", LR_EREGEX,
+         "invalid rewrite regex 'a{99999999}' at byte 7: number too big in {} quantifier (PCRE2 error 105)"},
+        {"\\", "app://x", LR_EREGEX,
+         "invalid rewrite regex '\\' at byte 1: \\ at end of pattern (PCRE2 error 101)"},
+        {"(?<n>a)(?<n>b)", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(?<n>a)(?<n>b)' at byte 12: two named subpatterns have the same name (PCRE2_DUPNAMES not set) (PCRE2 error 143)"},
+        {"(?<1a>x)", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(?<1a>x)' at byte 3: subpattern name must start with a non-digit (PCRE2 error 144)"},
+        {"(?<=a+)b", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(?<=a+)b' at byte 0: lookbehind assertion is not fixed length (PCRE2 error 125)"},
+        {"\\C", "app://x", LR_EREGEX,
+         "invalid rewrite regex '\\C' at byte 2: using \\C is disabled by the application (PCRE2 error 183)"},      /* could split a UTF-8 character: refused */
+        {"\\x{110000}", "app://x", LR_EREGEX,
+         "invalid rewrite regex '\\x{110000}' at byte 9: character code point value in \\x{} or \\o{} is too large (PCRE2 error 134)"},
+        {"\\x{d800}", "app://x", LR_EREGEX,
+         "invalid rewrite regex '\\x{d800}' at byte 7: disallowed Unicode code point (>= 0xd800 && <= 0xdfff) (PCRE2 error 173)"},
+        {"(?", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(?' at byte 2: missing closing parenthesis (PCRE2 error 114)"},
+        {"(*FOO)a", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(*FOO)a' at byte 5: (*VERB) not recognized or malformed (PCRE2 error 160)"},
+        {"\\k<nope>", "app://x", LR_EREGEX,
+         "invalid rewrite regex '\\k<nope>' at byte 3: reference to non-existent subpattern (PCRE2 error 115)"},
+        {"(?(1)a|b|c)", "app://x", LR_EREGEX,
+         "invalid rewrite regex '(?(1)a|b|c)' at byte 2: reference to non-existent subpattern (PCRE2 error 115)"},
+        {"\xff", "app://x", LR_EINVAL,
+         "lr_router_add_rewrite: match is not valid UTF-8"},
+        {"a", "\xc0\xaf", LR_EINVAL,
+         "lr_router_add_rewrite: target is not valid UTF-8"},
         /* Templates with every kind of error (SEMANTICS §5). */
-        {"^a(b)", "$", LR_EPATTERN},
-        {"^a(b)", "x$", LR_EPATTERN},
-        {"^a(b)", "${", LR_EPATTERN},
-        {"^a(b)", "${1", LR_EPATTERN},
-        {"^a(?<n>b)", "${n", LR_EPATTERN},
-        {"^a(b)", "${}", LR_EPATTERN},
-        {"^a(b)", "$nosuchword", LR_EPATTERN},
-        {"^a(b)", "$2", LR_EPATTERN},
-        {"^a(b)", "$99", LR_EPATTERN},
-        {"^a(b)", "${nosuch}", LR_EPATTERN},
-        {"^a(b)", "$$", LR_EPATTERN},
-        {"^a(b)", "$#", LR_EPATTERN},
-        {"^a(b)", "$$nosuch", LR_EPATTERN},
-        {"^a(b)", "$#{nosuch}", LR_EPATTERN},
-        {"^a(b)", "$${", LR_EPATTERN},
-        {"^a(b)", "$ ", LR_EPATTERN},
-        {"^a(b)", "$-1", LR_EPATTERN},
+        {"^a(b)", "$", LR_EPATTERN,
+         "malformed rewrite target '$' at byte 0: '$' at the end of the target (write \\$ for a literal dollar)"},
+        {"^a(b)", "x$", LR_EPATTERN,
+         "malformed rewrite target 'x$' at byte 1: '$' at the end of the target (write \\$ for a literal dollar)"},
+        {"^a(b)", "${", LR_EPATTERN,
+         "malformed rewrite target '${' at byte 0: '${' is not closed by '}'"},
+        {"^a(b)", "${1", LR_EPATTERN,
+         "malformed rewrite target '${1' at byte 0: '${' is not closed by '}'"},
+        {"^a(?<n>b)", "${n", LR_EPATTERN,
+         "malformed rewrite target '${n' at byte 0: '${' is not closed by '}'"},
+        {"^a(b)", "${}", LR_EPATTERN,
+         "malformed rewrite target '${}' at byte 0: '${}' names no group"},
+        {"^a(b)", "$nosuchword", LR_EPATTERN,
+         "malformed rewrite target '$nosuchword' at byte 0: unknown word '$nosuchword' (expected a group number, ${name}, $scheme, $host, $port, $path, $query, $fragment or $url; write \\$ for a literal dollar)"},
+        {"^a(b)", "$2", LR_EPATTERN,
+         "malformed rewrite target '$2' at byte 0: group 2 does not exist: the regex has 1 capture group"},
+        {"^a(b)", "$99", LR_EPATTERN,
+         "malformed rewrite target '$99' at byte 0: group 99 does not exist: the regex has 1 capture group"},
+        {"^a(b)", "${nosuch}", LR_EPATTERN,
+         "malformed rewrite target '${nosuch}' at byte 0: the regex has no group named 'nosuch'"},
+        {"^a(b)", "$$", LR_EPATTERN,
+         "malformed rewrite target '$$' at byte 0: '$$' at the end of the target (write \\$ for a literal dollar)"},
+        {"^a(b)", "$#", LR_EPATTERN,
+         "malformed rewrite target '$#' at byte 0: '$#' at the end of the target (write \\$ for a literal dollar)"},
+        {"^a(b)", "$$nosuch", LR_EPATTERN,
+         "malformed rewrite target '$$nosuch' at byte 0: unknown word '$nosuch' (expected a group number, ${name}, $scheme, $host, $port, $path, $query, $fragment or $url; write \\$ for a literal dollar)"},
+        {"^a(b)", "$#{nosuch}", LR_EPATTERN,
+         "malformed rewrite target '$#{nosuch}' at byte 0: the regex has no group named 'nosuch'"},
+        {"^a(b)", "$${", LR_EPATTERN,
+         "malformed rewrite target '$${' at byte 0: '${' is not closed by '}'"},
+        {"^a(b)", "$ ", LR_EPATTERN,
+         "malformed rewrite target '$ ' at byte 0: '$' must be followed by a group number, {name} or a URL part (write \\$ for a literal dollar)"},
+        {"^a(b)", "$-1", LR_EPATTERN,
+         "malformed rewrite target '$-1' at byte 0: '$' must be followed by a group number, {name} or a URL part (write \\$ for a literal dollar)"},
         /* Fine: a backslash before anything else is kept; $0 always exists. */
-        {"^a(b)", "x\\y\\", LR_OK},
-        {"^a(b)", "$0$1\\$\\\\", LR_OK},
+        {"^a(b)", "x\\y\\", LR_OK, NULL},
+        {"^a(b)", "$0$1\\$\\\\", LR_OK, NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         int rc = lr_router_add_rewrite(r, rows[i].match, rows[i].target);
@@ -625,9 +712,7 @@ static void test_rewrite_errors(void)
             failures++;
         }
         expect_readable_error(rc, __LINE__);
-        if (rc == LR_EREGEX || rc == LR_EPATTERN)
-            EXPECT_TRUE(strstr(lr_last_error(), "byte") != NULL || strstr(lr_last_error(), "offset") != NULL,
-                        "a regex or template error names its offset");
+        expect_message(rows[i].match, "lr_router_add_rewrite", rc, rows[i].message, __LINE__);
         if (rc == LR_OK) EXPECT_INT(lr_router_remove_rewrite(r, rows[i].match), LR_OK);
         else if (rc != LR_EINVAL) EXPECT_INT(lr_router_remove_rewrite(r, rows[i].match), LR_ENOTFOUND);
         expect_rules_unchanged(r, rows[i].match, __LINE__);
@@ -642,8 +727,8 @@ static void test_rewrite_errors(void)
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         EXPECT_INT(lr_router_add_rewrite(r, big[i].match, big[i].target), LR_ELIMIT);
         char want[96];
-        snprintf(want, sizeof want, "%s of 67108880 bytes is longer than 67108864 bytes", big[i].what);
-        EXPECT_TRUE(strstr(lr_last_error(), want) != NULL, "the message gives the length and the limit");
+        snprintf(want, sizeof want, "lr_router_add_rewrite: %s of 67108880 bytes is longer than 67108864 bytes", big[i].what);
+        EXPECT_TRUE(strcmp(lr_last_error(), want) == 0, "the message gives the length and the limit");
         expect_readable_error(LR_ELIMIT, __LINE__);
         expect_rules_unchanged(r, big[i].what, __LINE__);
     }
@@ -660,7 +745,8 @@ static void test_rewrite_errors(void)
     size_t failed = 99;
     EXPECT_INT(lr_router_add_rewrites(r, matches, targets, 4, &failed), LR_EREGEX);
     EXPECT_INT(failed, 2); /* B7, fixed: add_rewrites names the refused rule */
-    EXPECT_TRUE(strstr(lr_last_error(), "2") != NULL, "the message names rule 2");
+    EXPECT_TRUE(strcmp(lr_last_error(), "rewrite rule 2: invalid rewrite regex '(bad' at byte 4: missing closing parenthesis "
+                                        "(PCRE2 error 114)") == 0, "the message names rule 2");
     char *out = NULL;
     EXPECT_INT(lr_router_rewrite(r, "b://x", &out), LR_NOMATCH);
     expect_rules_unchanged(r, "a refused bulk add of rules", __LINE__);
@@ -828,13 +914,22 @@ static void test_bulk(void)
         targets[i] = "Bulk";
     }
     char *deep = repeat("bulk://deep", "/x", 2000, "");
-    struct { const char *label, *bad; int expect; } rows[] = {
-        {"malformed", "bulk://a//b", LR_EPATTERN},
-        {"conflict inside the batch", "bulk://item/7/:other", LR_ECONFLICT},
-        {"conflict with the table", "app://user/:uid", LR_ECONFLICT},
-        {"not UTF-8", "bulk://\xff", LR_EINVAL},
-        {"too many segments", deep, LR_ELIMIT},
-        {"empty", "", LR_EPATTERN},
+    char deep_message[256]; /* the message quotes the pattern's first 100 bytes and gives its size */
+    snprintf(deep_message, sizeof deep_message,
+             "route 2500: pattern '%.100s... (%zu bytes)' has more than 1024 segments (limit maxSegments, LR_LIMIT_SEGMENTS)",
+             deep, strlen(deep));
+    struct { const char *label, *bad; int expect; const char *message; } rows[] = {
+        {"malformed", "bulk://a//b", LR_EPATTERN,
+         "route 2500: malformed pattern 'bulk://a//b' at byte 9: empty segment ('//' in a pattern)"},
+        {"conflict inside the batch", "bulk://item/7/:other", LR_ECONFLICT,
+         "route 2500: pattern 'bulk://item/7/:other' conflicts with existing route 'bulk://item/7/:id': both match "
+         "exactly the same URLs"},
+        {"conflict with the table", "app://user/:uid", LR_ECONFLICT,
+         "route 2500: pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the "
+         "same URLs"},
+        {"not UTF-8", "bulk://\xff", LR_EINVAL, "route 2500: lr_router_add_many: patterns is not valid UTF-8"},
+        {"too many segments", deep, LR_ELIMIT, deep_message},
+        {"empty", "", LR_EPATTERN, "route 2500: malformed pattern '' at byte 0: empty pattern"},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         const char *saved = patterns[BAD];
@@ -847,7 +942,7 @@ static void test_bulk(void)
             failures++;
         }
         EXPECT_INT(failed, BAD);
-        EXPECT_TRUE(strncmp(lr_last_error(), "route 2500:", 11) == 0, "the message starts with 'route 2500:'");
+        expect_message(rows[k].label, "lr_router_add_many", rc, rows[k].message, __LINE__);
         expect_readable_error(rc, __LINE__);
         expect_unchanged(r, rows[k].label, __LINE__);
         lr_match *m = NULL;
@@ -861,7 +956,8 @@ static void test_bulk(void)
     size_t failed = 99;
     EXPECT_INT(lr_router_add_many(r, patterns, targets, N, &failed), LR_EPATTERN);
     EXPECT_INT(failed, 0);
-    EXPECT_TRUE(strncmp(lr_last_error(), "route 0:", 8) == 0, "the message starts with 'route 0:'");
+    EXPECT_TRUE(strcmp(lr_last_error(), "route 0: malformed pattern 'bulk://bad/0//x' at byte 13: empty segment ('//' in a "
+                                        "pattern)") == 0, "the message names route 0");
     expect_unchanged(r, "5,000 bad routes", __LINE__);
     /* A NULL among them is misuse, and names its index too. */
     for (int i = 0; i < N; i++) snprintf(storage[i], sizeof storage[i], "bulk://item/%d", i);
@@ -896,28 +992,51 @@ static void test_error_offsets(void)
         const char *text, *text2; /* the input (a pattern, regex or JSON), and a rewrite's target */
         int expect;
         long long offset;         /* what lr_last_error_offset gives */
-        const char *said;         /* the message's own words for it: "' at byte N: " (NULL: none) */
+        const char *message;      /* lr_last_error(), whole (NULL for a success) */
+        const char *report;       /* a check's report, whole (NULL for the other calls) */
     } rows[] = {
-        {ADD, "app://a//b", NULL, LR_EPATTERN, 8, "'app://a//b' at byte 8: "},
-        {ADD, "", NULL, LR_EPATTERN, 0, "'' at byte 0: "},
-        {ADD, "app://at byte 99/a//b", NULL, LR_EPATTERN, 19, "' at byte 19: "}, /* the quote's own words are not it */
-        {ADD, "app://fine/:id", NULL, LR_OK, -1, NULL},
-        {ADD, "app://fine/:other", NULL, LR_ECONFLICT, -1, NULL}, /* no offset: the message names the route */
-        {ADD, "app://\xc0\xaf", NULL, LR_EINVAL, -1, NULL},
-        {ADD, "app://user/:uid", NULL, LR_ECONFLICT, -1, NULL},
-        {ADD_MANY, "bulk://a//b", NULL, LR_EPATTERN, 9, "route 1: malformed pattern 'bulk://a//b' at byte 9: "},
-        {REMOVE, "app://:a-b", NULL, LR_EPATTERN, 8, "' at byte 8: "},
-        {REMOVE, "app://nothing/here", NULL, LR_ENOTFOUND, -1, NULL},
-        {REWRITE, "(unclosed", "app://x", LR_EREGEX, 9, "'(unclosed' at byte 9: "},
-        {REWRITE, "^a(b)", "x$", LR_EPATTERN, 1, "'x$' at byte 1: "},
-        {REWRITES, "^c(d)", "app://$2", LR_EPATTERN, 6, "rewrite rule 1: malformed rewrite target 'app://$2' at byte 6: "},
-        {LOAD_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, "JSON syntax error at byte 12 "},
-        {CHECK_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, "JSON syntax error at byte 12 "}, /* a check as a load */
+        {ADD, "app://a//b", NULL, LR_EPATTERN, 8,
+         "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)", NULL},
+        {ADD, "", NULL, LR_EPATTERN, 0, "malformed pattern '' at byte 0: empty pattern", NULL},
+        {ADD, "app://at byte 99/a//b", NULL, LR_EPATTERN, 19, /* the quote's own words are not the offset */
+         "malformed pattern 'app://at byte 99/a//b' at byte 19: empty segment ('//' in a pattern)", NULL},
+        {ADD, "app://fine/:id", NULL, LR_OK, -1, NULL, NULL},
+        {ADD, "app://fine/:other", NULL, LR_ECONFLICT, -1, /* no offset: the message names the route */
+         "pattern 'app://fine/:other' conflicts with existing route 'app://fine/:id': both match exactly the same URLs",
+         NULL},
+        {ADD, "app://\xc0\xaf", NULL, LR_EINVAL, -1, "lr_router_add: pattern is not valid UTF-8", NULL},
+        {ADD, "app://user/:uid", NULL, LR_ECONFLICT, -1,
+         "pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the same URLs",
+         NULL},
+        {ADD_MANY, "bulk://a//b", NULL, LR_EPATTERN, 9,
+         "route 1: malformed pattern 'bulk://a//b' at byte 9: empty segment ('//' in a pattern)", NULL},
+        {REMOVE, "app://:a-b", NULL, LR_EPATTERN, 8,
+         "malformed pattern 'app://:a-b' at byte 8: a parameter name has only letters, digits and '_'", NULL},
+        {REMOVE, "app://nothing/here", NULL, LR_ENOTFOUND, -1, "no route matches the URLs of pattern 'app://nothing/here'",
+         NULL},
+        {REWRITE, "(unclosed", "app://x", LR_EREGEX, 9,
+         "invalid rewrite regex '(unclosed' at byte 9: missing closing parenthesis (PCRE2 error 114)", NULL},
+        {REWRITE, "^a(b)", "x$", LR_EPATTERN, 1,
+         "malformed rewrite target 'x$' at byte 1: '$' at the end of the target (write \\$ for a literal dollar)", NULL},
+        {REWRITES, "^c(d)", "app://$2", LR_EPATTERN, 6,
+         "rewrite rule 1: malformed rewrite target 'app://$2' at byte 6: group 2 does not exist: the regex has 1 capture "
+         "group", NULL},
+        {LOAD_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12,
+         "JSON syntax error at byte 12 (line 1, column 13): unexpected end of text", NULL},
+        {CHECK_JSON, "{\"routes\": [", NULL, LR_ETABLE, 12, /* a check as a load */
+         "JSON syntax error at byte 12 (line 1, column 13): unexpected end of text",
+         "{\"valid\":false,\"problems\":[{\"pointer\":\"\",\"code\":-8,"
+         "\"reason\":\"JSON syntax error at byte 12 (line 1, column 13): unexpected end of text\"}],\"warnings\":[]}"},
         {CHECK_JSON, "{\"version\": 1, \"routes\": [{\"pattern\": \"app://a//b\", \"target\": \"T\"}]}", NULL, LR_ETABLE, -1,
-         "/routes/0/pattern: malformed pattern 'app://a//b' at byte 8: "}, /* a table's problems locate themselves */
-        {RESOLVE_NULL, NULL, NULL, LR_EMISUSE, -1, NULL},
-        {ADD, "app://a/b/c/d", NULL, LR_ELIMIT, 12, "has more than 3 segments"}, /* LR_LIMIT_SEGMENTS 3 from here */
-        {REMOVE, "app://a/b/c/d", NULL, LR_ENOTFOUND, -1, NULL}, /* deeper than any route: no route to remove */
+         "/routes/0/pattern: malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)",
+         "{\"valid\":false,\"problems\":[{\"pointer\":\"/routes/0/pattern\",\"code\":-3,"
+         "\"reason\":\"malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)\"}],"
+         "\"warnings\":[]}"}, /* a table's problems locate themselves */
+        {RESOLVE_NULL, NULL, NULL, LR_EMISUSE, -1, "lr_router_resolve: out is NULL", NULL},
+        {ADD, "app://a/b/c/d", NULL, LR_ELIMIT, 12, /* LR_LIMIT_SEGMENTS 3 from here */
+         "pattern 'app://a/b/c/d' has more than 3 segments (limit maxSegments, LR_LIMIT_SEGMENTS)", NULL},
+        {REMOVE, "app://a/b/c/d", NULL, LR_ENOTFOUND, -1, /* deeper than any route: no route to remove */
+         "no route matches the URLs of pattern 'app://a/b/c/d'", NULL},
     };
     EXPECT_INT(lr_router_add(r, "app://x//y", "T"), LR_EPATTERN); /* a failure with an offset before each row */
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -946,7 +1065,7 @@ static void test_error_offsets(void)
         case CHECK_JSON: {
             char *report = NULL;
             rc = lr_router_check_json(r, text, strlen(text), 0, &report);
-            EXPECT_TRUE(report != NULL && strstr(report, "\"valid\":false") != NULL, "the check's report says invalid");
+            EXPECT_TRUE(report != NULL && strcmp(report, rows[i].report) == 0, report ? report : "no report");
             lr_string_free(report);
             break;
         }
@@ -964,11 +1083,7 @@ static void test_error_offsets(void)
                     text ? text : "", (long long)lr_last_error_offset(), expected, lr_last_error());
             failures++;
         }
-        if (rows[i].said && !strstr(lr_last_error(), rows[i].said)) {
-            fprintf(stderr, "test_badinput.c:%d: row %zu: the message lacks \"%s\": %s\n", __LINE__, i, rows[i].said,
-                    lr_last_error());
-            failures++;
-        }
+        if (rc < 0) expect_message(text ? text : "(NULL)", "row", rc, rows[i].message, __LINE__);
     }
     lr_router_free(r);
 }
@@ -992,6 +1107,19 @@ static char *json_of(lr_router *r, const char *url)
     if (lr_router_resolve(r, url, &m) == LR_OK) lr_match_to_json(m, &json);
     lr_match_free(m);
     return json;
+}
+
+/* The JSON of a match of app://user/:id by `url` (app://user/1?...): `params` after the id, and `query`. */
+static char *user1_json(const char *url, const char *params, const char *query)
+{
+    size_t cap = 2 * strlen(url) + strlen(params) + strlen(query) + 256;
+    char *s = malloc(cap);
+    if (!s) { fprintf(stderr, "out of memory\n"); exit(2); }
+    snprintf(s, cap,
+             "{\"target\":\"User\",\"pattern\":\"app://user/:id\",\"url\":\"%s\",\"rewritten\":\"%s\",\"scheme\":\"app\","
+             "\"host\":\"user\",\"port\":\"\",\"path\":\"/1\",\"fragment\":\"\",\"params\":{\"id\":\"1\",%s},\"query\":%s}",
+             url, url, params, query);
+    return s;
 }
 
 static void test_limits(void)
@@ -1094,18 +1222,36 @@ static void test_limits(void)
     /* Nesting: 32 levels nest, 33 stay flat (as written, nothing lost); then 1 and 2. */
     u = repeat("app://user/1?k", "[x]", 32, "=v");
     char *json = json_of(r, u);
-    EXPECT_TRUE(json && strstr(json, "\"k\":{\"x\":{") != NULL, "32 levels nest");
+    char *opened = repeat("\"k\":", "{\"x\":", 32, "\"v\""), *params = repeat(opened, "}", 32, "");
+    char *key = repeat("k", "[x]", 32, ""), *query = repeat("[[\"", key, 1, "\",\"v\"]]");
+    char *want = user1_json(u, params, query);
+    EXPECT_TRUE(json && strcmp(json, want) == 0, "32 levels nest");
     lr_string_free(json);
+    free(opened);
+    free(params);
+    free(key);
+    free(query);
+    free(want);
     free(u);
     u = repeat("app://user/1?k", "[x]", 33, "=v");
     json = json_of(r, u);
-    EXPECT_TRUE(json && strstr(json, "\"k[x][x]") != NULL, "33 levels stay flat");
+    key = repeat("k", "[x]", 33, "");
+    params = repeat("\"", key, 1, "\":\"v\"");
+    query = repeat("[[\"", key, 1, "\",\"v\"]]");
+    want = user1_json(u, params, query);
+    EXPECT_TRUE(json && strcmp(json, want) == 0, "33 levels stay flat");
     lr_string_free(json);
+    free(params);
+    free(key);
+    free(query);
+    free(want);
     free(u);
     EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_NESTING, 1), LR_OK);
     json = json_of(r, "app://user/1?a[b]=1&c[d][e]=2");
-    EXPECT_TRUE(json && strstr(json, "\"a\":{\"b\":\"1\"}") != NULL, "1 level nests with the limit at 1");
-    EXPECT_TRUE(json && strstr(json, "\"c[d][e]\":\"2\"") != NULL, "2 levels stay flat with the limit at 1");
+    want = user1_json("app://user/1?a[b]=1&c[d][e]=2", "\"a\":{\"b\":\"1\"},\"c[d][e]\":\"2\"",
+                      "[[\"a[b]\",\"1\"],[\"c[d][e]\",\"2\"]]");
+    EXPECT_TRUE(json && strcmp(json, want) == 0, "1 level nests with the limit at 1, 2 levels stay flat");
+    free(want);
     lr_string_free(json);
     EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_NESTING, 32), LR_OK);
 
@@ -1114,7 +1260,8 @@ static void test_limits(void)
     EXPECT_INT(lr_router_add_rewrite(r, "^(a+)+$", "app://user/matched"), LR_OK);
     char *cat = repeat("", "a", 40, "!");
     EXPECT_INT(lr_router_rewrite(r, cat, &out), LR_ELIMIT);
-    EXPECT_TRUE(strstr(lr_last_error(), "match limit") != NULL, "the message names the match limit");
+    EXPECT_TRUE(strcmp(lr_last_error(), "rewrite regex '^(a+)+$' hit the PCRE2 match limit (regexMatchLimit 10000) on a URL "
+                                        "of 41 bytes") == 0, "the message names the match limit");
     EXPECT_INT(lr_router_set_limit(r, LR_LIMIT_REGEX_MATCH, 100000000), LR_OK);
     char *shorter = repeat("", "a", 12, "!");
     EXPECT_INT(lr_router_rewrite(r, shorter, &out), LR_NOMATCH);
@@ -1415,7 +1562,8 @@ static void test_regressions(void)
         size_t failed = 99;
         EXPECT_INT(lr_router_add_many(r, ps, ts, 3, &failed), LR_EINVAL);
         EXPECT_INT(failed, 1);
-        EXPECT_TRUE(strncmp(lr_last_error(), "route 1:", 8) == 0, "the message starts with 'route 1:'");
+        EXPECT_TRUE(strcmp(lr_last_error(), "route 1: lr_router_add_many: patterns is not valid UTF-8") == 0,
+                    "the message names route 1");
     }
     expect_unchanged(r, "B3", __LINE__);
 

@@ -21,9 +21,10 @@ struct SemanticsTable {
 
     let routes: [(pattern: String, target: String)]
     let match: [MatchRow]
-    let malformed: [(pattern: String, offset: Int)]
+    let malformed: [(pattern: String, offset: Int, message: String)]
     let wellFormed: [String]
-    let conflicts: [(existing: String, new: String, conflicts: Bool)]
+    /// `message` is the whole message of the conflict, nil when the two patterns do not conflict.
+    let conflicts: [(existing: String, new: String, message: String?)]
     /// How many rows each table holds, as the file states: runners assert they ran exactly that many.
     let counts: [String: Int]
 
@@ -70,16 +71,18 @@ struct SemanticsTable {
                             extra: r["extra"] as? [String: String] ?? [:], fragment: r["fragment"] as? String)
         }
         let malformed = try list("malformed").enumerated().map { i, item in
-            try row("malformed", i, (item as? [Any]).flatMap { pair -> (String, Int)? in
-                guard pair.count == 2, let p = pair[0] as? String, let o = pair[1] as? Int else { return nil }
-                return (p, o)
+            try row("malformed", i, (item as? [Any]).flatMap { t -> (String, Int, String)? in
+                guard t.count == 3, let p = t[0] as? String, let o = t[1] as? Int, let m = t[2] as? String
+                else { return nil }
+                return (p, o, m)
             })
         }
         let wellFormed = try list("wellFormed").enumerated().map { i, item in try row("wellFormed", i, item as? String) }
         let conflicts = try list("conflicts").enumerated().map { i, item in
-            try row("conflicts", i, (item as? [Any]).flatMap { t -> (String, String, Bool)? in
-                guard t.count == 3, let a = t[0] as? String, let b = t[1] as? String, let c = t[2] as? Bool else { return nil }
-                return (a, b, c)
+            try row("conflicts", i, (item as? [Any]).flatMap { t -> (String, String, String?)? in
+                guard t.count == 4, let a = t[0] as? String, let b = t[1] as? String, let c = t[2] as? Bool,
+                      c ? t[3] is String : t[3] is NSNull else { return nil }
+                return (a, b, t[3] as? String)
             })
         }
         let table = SemanticsTable(routes: routes, match: match, malformed: malformed, wellFormed: wellFormed,

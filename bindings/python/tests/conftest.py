@@ -41,10 +41,11 @@ _SHAPES = {
     "match": lambda r: isinstance(r, dict) and isinstance(r.get("url"), str) and isinstance(r.get("group"), str)
     and (r.get("target") is None or isinstance(r["target"], str)) and isinstance(r.get("params"), dict)
     and set(r) <= {"group", "url", "target", "params", "extra", "fragment", "nested"},
-    "malformed": lambda r: isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and type(r[1]) is int,
+    "malformed": lambda r: isinstance(r, list) and len(r) == 3 and isinstance(r[0], str) and type(r[1]) is int
+    and isinstance(r[2], str),
     "wellFormed": lambda r: isinstance(r, str),
-    "conflicts": lambda r: isinstance(r, list) and len(r) == 3 and isinstance(r[0], str) and isinstance(r[1], str)
-    and isinstance(r[2], bool),
+    "conflicts": lambda r: isinstance(r, list) and len(r) == 4 and isinstance(r[0], str) and isinstance(r[1], str)
+    and isinstance(r[2], bool) and (isinstance(r[3], str) if r[2] else r[3] is None),
 }
 
 

@@ -41,12 +41,13 @@ class TableTest {
     }
 
     @Test
-    void loadExportRoundTrip() {
+    void loadExportRoundTrip() throws IOException {
         try (Router r = Router.fromFile(shop())) {
             assertEquals(16, r.count());
             String exported = r.toJson();
-            assertTrue(exported.startsWith("{\n  \"version\": 1,\n  \"routes\": [\n    {\n      \"pattern\": \"shop://home\",")
-                && exported.endsWith("}\n"), exported);
+            // shop.json as the library writes it, byte for byte (Tests/C/test_table.c compares C's with the same file).
+            assertEquals(Files.readString(TestData.repo().resolve("Tests/Data/shop-export.expected"), StandardCharsets.UTF_8),
+                exported);
             try (Router again = Router.fromJson(exported)) {
                 assertEquals(exported, again.toJson()); // load -> export -> load -> export: the same bytes
                 Match m = again.resolve("http://oldshop.example.com/item.php?id=7").orElseThrow();
@@ -141,14 +142,24 @@ class TableTest {
                 assertEquals(codes.get(i), p.code(), p.toString());
                 assertEquals(lines[i], TableProblem.oneLine(p.toString()));
             }
+            // The control characters escaped on the message's lines (a backslash as written stays one: route 5's
+            // "\\n" is two characters of the pattern); the problem's reason is the raw one.
             String bs = "\\";
-            for (String want : List.of("'app://a" + bs + "nb//c'", "'app://t" + bs + "tb//c'",
-                "'app://e" + bs + "u001Bx//y'", "'app://d" + bs + "u007Fx//y'", "'app://r" + bs + "rx//y'",
-                "'app://q" + bs + "n//'", "'(" + bs + "t'", "'app://" + bs + "n$2'")) {
-                assertTrue(e.getMessage().contains(want), want + " in " + e.getMessage());
-            }
-            assertTrue(e.getMessage().chars().noneMatch(c -> c != '\n' && (c < 0x20 || c == 0x7F)), e.getMessage());
-            assertTrue(e.problems().get(0).reason().contains("'app://a\nb//c'"), e.problems().get(0).reason());
+            assertEquals(String.join("\n",
+                "/routes/0/pattern: malformed pattern 'app://a" + bs + "nb//c' at byte 10: empty segment ('//' in a pattern)",
+                "/routes/1/pattern: malformed pattern 'app://t" + bs + "tb//c' at byte 10: empty segment ('//' in a pattern)",
+                "/routes/2/pattern: malformed pattern 'app://e" + bs + "u001Bx//y' at byte 10: empty segment ('//' in a "
+                    + "pattern)",
+                "/routes/3/pattern: malformed pattern 'app://d" + bs + "u007Fx//y' at byte 10: empty segment ('//' in a "
+                    + "pattern)",
+                "/routes/4/pattern: malformed pattern 'app://r" + bs + "rx//y' at byte 10: empty segment ('//' in a pattern)",
+                "/routes/5/pattern: malformed pattern 'app://q" + bs + "n//' at byte 10: empty segment ('//' in a pattern)",
+                "/rewrites/0/match: invalid rewrite regex '(" + bs + "t' at byte 2: missing closing parenthesis (PCRE2 error "
+                    + "114)",
+                "/rewrites/1/target: malformed rewrite target 'app://" + bs + "n$2' at byte 7: group 2 does not exist: the "
+                    + "regex has 1 capture group"), e.getMessage());
+            assertEquals("malformed pattern 'app://a\nb//c' at byte 10: empty segment ('//' in a pattern)",
+                e.problems().get(0).reason());
         }
     }
 
@@ -187,8 +198,9 @@ class TableTest {
                 assertEquals(row[1], e.code(), row[0] + ": " + e.getMessage());
                 assertEquals(e.code() == LinkRouterException.ETABLE, e instanceof TableException, (String) row[0]);
             }
-            assertTrue(assertThrows(LinkRouterException.class, () -> r.loadFile(missing, true)).getMessage()
-                .contains("No such file or directory"));
+            // The path is the test's temporary folder: the message is built from it.
+            assertEquals("cannot open table file '" + missing + "': No such file or directory",
+                assertThrows(LinkRouterException.class, () -> r.loadFile(missing, true)).getMessage());
             TableException e = assertThrows(TableException.class, () -> r.loadFile(notUtf8, true));
             assertEquals(1, e.problems().size());
             assertEquals("", e.problems().get(0).pointer());
@@ -355,7 +367,11 @@ class TableTest {
             } finally {
                 pool.shutdownNow();
             }
-            assertTrue(texts.get(0).get().contains("\"params\":{\"filter\":{\"size\":[\"m\",\"l\"]}}"));
+            assertEquals("{\"target\":\"SearchScreen\",\"pattern\":\"shop://search\","
+                + "\"url\":\"shop://search?filter[size][]=m&filter[size][]=l\","
+                + "\"rewritten\":\"shop://search?filter[size][]=m&filter[size][]=l\",\"scheme\":\"shop\",\"host\":\"search\","
+                + "\"port\":\"\",\"path\":\"\",\"fragment\":\"\",\"name\":\"search\",\"params\":{\"filter\":{\"size\":[\"m\",\"l\"]}},"
+                + "\"query\":[[\"filter[size][]\",\"m\"],[\"filter[size][]\",\"l\"]]}", texts.get(0).get());
             for (int i = 0; i < 1000; i++) {
                 assertEquals("SearchScreen", r.resolve("shop://search?q=" + i).orElseThrow().target());
             }
