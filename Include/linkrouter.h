@@ -100,7 +100,9 @@ enum lr_status {
 const char *lr_errstr(int code);
 
 /* The detail of this thread's last failing call, e.g. "malformed pattern 'app://a//b' at byte 8: empty segment".
-   Never NULL ("" before any failure). Valid until this thread's next failing call; successful calls leave it. */
+   Never NULL ("" before any failure). Valid until this thread's next failing call; successful calls leave it.
+   A NUL byte in the input it quotes (a URL given with its length, say) is written as the six characters \u0000,
+   so the message is never cut short. */
 const char *lr_last_error(void);
 
 /* The byte offset that the same failing call's error is about, in the text its message quotes: the pattern, rewrite

@@ -43,8 +43,8 @@ public func lr_router_add_routes(_ r: Handle?, _ routes: UnsafePointer<lr_route>
                 guard let route = routes?[i] else { break }
                 do throws(RouterError) {
                     let pattern = try text(route.pattern, "pattern", f)
-                    let requires = try texts(route.requires, try count(UInt(bitPattern: route.requires_count), f), "requires", f, item: "guard")
-                    let metaCount = try count(UInt(bitPattern: route.meta_count), f)
+                    let requires = try texts(route.requires, try count(UInt(bitPattern: route.requires_count), f, "requires_count"), "requires", f, item: "guard")
+                    let metaCount = try count(UInt(bitPattern: route.meta_count), f, "meta_count")
                     let keys = try texts(route.meta_keys, metaCount, "meta_keys", f, item: "meta")
                     let values = try texts(route.meta_values, metaCount, "meta_values", f, item: "meta")
                     var meta: [String: String] = [:]

@@ -110,13 +110,21 @@ var pairLayoutMatches: Bool {
 
 /// A C string argument as a Swift String; NULL is misuse, invalid UTF-8 is LR_EINVAL, and a string longer than
 /// `maxLength` is LR_ELIMIT, refused before it is copied.
-func text(_ s: CString?, _ what: StaticString, _ function: StaticString, maxLength: Int = .max) throws(RouterError) -> String {
+/// `index`: the string is that element of the array `what` (the message names `what[index]`).
+func text(_ s: CString?, _ what: StaticString, _ function: StaticString, index: Int? = nil,
+          maxLength: Int = .max) throws(RouterError) -> String {
     let span = try bytes(s, what, function)
     guard span.count <= maxLength else {
-        throw RouterError(.limit, "\(function): \(what) of \(span.count) bytes is longer than \(maxLength) bytes")
+        throw RouterError(.limit, "\(function): \(named(what, index)) of \(span.count) bytes is longer than \(maxLength) bytes")
     }
-    guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): \(what) is not valid UTF-8") }
+    guard span.isValidUTF8 else { throw RouterError(.invalidURL, "\(function): \(named(what, index)) is not valid UTF-8") }
     return span.string
+}
+
+/// An argument's name in a message: `what`, or `what[index]` for an element of it.
+private func named(_ what: StaticString, _ index: Int?) -> String {
+    guard let index else { return "\(what)" }
+    return "\(what)[\(index)]"
 }
 
 /// An optional C string argument (NULL allowed).
@@ -138,7 +146,7 @@ func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString
     for i in 0..<count {
         do throws(RouterError) {
             guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(what)[\(i)] is NULL") }
-            out.append(try text(array[i], what, function, maxLength: maxLength))
+            out.append(try text(array[i], what, function, index: i, maxLength: maxLength))
         } catch {
             throw RouterError(error.code, "\(item) \(i): \(error.message)", index: i)
         }
@@ -163,8 +171,8 @@ func bulk(_ first: UnsafePointer<CString?>?, _ second: UnsafePointer<CString?>?,
 }
 
 /// A `size_t` count from C, refused when it cannot be a real array length.
-func count(_ n: UInt, _ function: StaticString) throws(RouterError) -> Int {
-    guard n <= UInt(Int32.max) else { throw RouterError(.misuse, "\(function): count \(n) is out of range") }
+func count(_ n: UInt, _ function: StaticString, _ what: StaticString = "count") throws(RouterError) -> Int {
+    guard n <= UInt(Int32.max) else { throw RouterError(.misuse, "\(function): \(what) \(n) is out of range") }
     return Int(n)
 }
 
@@ -432,7 +440,7 @@ func openRequest(_ url: CString?, _ opts: UnsafePointer<lr_open_options>?, _ fun
         request = OpenRequest(try text(url, "url", function))
     }
     guard let o = opts?.pointee else { return request }
-    let n = try count(UInt(bitPattern: o.extra_count), function)
+    let n = try count(UInt(bitPattern: o.extra_count), function, "extra_count")
     if n > 0 {
         let names = try texts(o.extra_names, n, "extra_names", function, item: "extra")
         let values = try texts(o.extra_values, n, "extra_values", function, item: "extra")

@@ -343,12 +343,14 @@ static void test_urls(void)
         {"tab and DEL", "app://user/\t\x7f", 0, LR_OK, "User", NULL},
         {"quotes and backslashes", "app://user/\"\\\"?q=\"\\u0000\"", 0, LR_OK, "User", NULL},
         /* NUL bytes inside a length: data, like any other byte (the C-string entry points stop at them). The
-           not-absolute message quotes the URL with its NUL bytes, so lr_last_error() ends at the first one: "'ap"
-           and "'" are all a C caller reads (reported; the rows hold what the library gives now). */
+           not-absolute message quotes the URL with each NUL written \u0000: the whole message reaches a C caller
+           (it used to end at the first NUL: "'ap", or "'"). */
         {"NUL in a segment", "app://user/4\0002", 14, LR_OK, "User", NULL},
-        {"NUL in the scheme", "ap\0p://user/1", 13, LR_EINVAL, NULL, "'ap"},
+        {"NUL in the scheme", "ap\0p://user/1", 13, LR_EINVAL, NULL,
+         "'ap\\u0000p://user/1' is not an absolute URL (expected scheme \":\" ...)"},
         {"NUL after the URL", "app://user/1\0\xff\xff", 15, LR_EINVAL, NULL, NOT_UTF8},
-        {"only NULs", "\0\0\0\0", 4, LR_EINVAL, NULL, "'"},
+        {"only NULs", "\0\0\0\0", 4, LR_EINVAL, NULL,
+         "'\\u0000\\u0000\\u0000\\u0000' is not an absolute URL (expected scheme \":\" ...)"},
         {"NUL in the query", "app://user/1?a=\0&b", 18, LR_OK, "User", NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -927,7 +929,7 @@ static void test_bulk(void)
         {"conflict with the table", "app://user/:uid", LR_ECONFLICT,
          "route 2500: pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the "
          "same URLs"},
-        {"not UTF-8", "bulk://\xff", LR_EINVAL, "route 2500: lr_router_add_many: patterns is not valid UTF-8"},
+        {"not UTF-8", "bulk://\xff", LR_EINVAL, "route 2500: lr_router_add_many: patterns[2500] is not valid UTF-8"},
         {"too many segments", deep, LR_ELIMIT, deep_message},
         {"empty", "", LR_EPATTERN, "route 2500: malformed pattern '' at byte 0: empty pattern"},
     };
@@ -1562,7 +1564,7 @@ static void test_regressions(void)
         size_t failed = 99;
         EXPECT_INT(lr_router_add_many(r, ps, ts, 3, &failed), LR_EINVAL);
         EXPECT_INT(failed, 1);
-        EXPECT_TRUE(strcmp(lr_last_error(), "route 1: lr_router_add_many: patterns is not valid UTF-8") == 0,
+        EXPECT_TRUE(strcmp(lr_last_error(), "route 1: lr_router_add_many: patterns[1] is not valid UTF-8") == 0,
                     "the message names route 1");
     }
     expect_unchanged(r, "B3", __LINE__);

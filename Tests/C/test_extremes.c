@@ -221,18 +221,22 @@ static void test_capacities(void)
         opts.extra_count = huge[i].value;
         void *opened = &failed;
         EXPECT_INT(lr_router_open(r, url, &opts, &opened), LR_EMISUSE);
-        EXPECT_ERRORF("lr_router_open: count %zu is out of range", huge[i].value);
+        EXPECT_ERRORF("lr_router_open: extra_count %zu is out of range", huge[i].value);
         EXPECT_TRUE(opened == NULL, "no open result after a refused count");
         EXPECT_INT(lr_router_open_async(r, url, &opts, never_done, NULL), LR_EMISUSE);
         lr_route rt = {0};
         rt.pattern = "app://counted";
         rt.requires_count = huge[i].value;
+        failed = 99;
         EXPECT_INT(lr_router_add_routes(r, &rt, 1, &failed), LR_EMISUSE);
-        EXPECT_ERRORF("route 0: lr_router_add_routes: count %zu is out of range", huge[i].value);
+        EXPECT_ERRORF("route 0: lr_router_add_routes: requires_count %zu is out of range", huge[i].value);
+        EXPECT_INT(failed, 0);
         rt.requires_count = 0;
         rt.meta_count = huge[i].value;
+        failed = 99;
         EXPECT_INT(lr_router_add_routes(r, &rt, 1, &failed), LR_EMISUSE);
-        EXPECT_ERRORF("route 0: lr_router_add_routes: count %zu is out of range", huge[i].value);
+        EXPECT_ERRORF("route 0: lr_router_add_routes: meta_count %zu is out of range", huge[i].value);
+        EXPECT_INT(failed, 0);
         failed = 7;
     }
     EXPECT_INT(failed, 7); /* a refused count names no element */
@@ -382,7 +386,7 @@ static void test_route_text(void)
                 size_t failed = 9;
                 EXPECT_INT(lr_router_add_many(r, ps, ts, 2, &failed), LR_ELIMIT);
                 EXPECT_INT(failed, 1);
-                EXPECT_ERRORF("route 1: lr_router_add_many: %ss of %zu bytes is longer than %zu bytes", what[k], n,
+                EXPECT_ERRORF("route 1: lr_router_add_many: %ss[1] of %zu bytes is longer than %zu bytes", what[k], n,
                               MAX_ROUTE_TEXT);
             }
             free(big);

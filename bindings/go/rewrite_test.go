@@ -145,7 +145,7 @@ func TestRewriteErrors(t *testing.T) {
 		{[]RewriteRule{{"x", "X"}, {"(?<n>y)", "${m}"}, {"z", "Z"}}, ErrPattern, 1, -2,
 			"rewrite rule 1: malformed rewrite target '${m}' at byte 0: the regex has no group named 'm'"},
 		{[]RewriteRule{{"x", "X"}, {"\xed\xa0\x80", "Y"}}, ErrInvalid, 1, -2,
-			"rewrite rule 1: lr_router_add_rewrites: matches is not valid UTF-8"},
+			"rewrite rule 1: lr_router_add_rewrites: matches[1] is not valid UTF-8"},
 		{[]RewriteRule{{"x", "X"}, {"y", "Y\x00"}}, ErrInvalid, 1, -2,
 			"rewrite rule 1: template contains a NUL byte at byte 1"},
 		// A batch of one is a batch: its element is named and indexed (the library did not before 35c3e1d).

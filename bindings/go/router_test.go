@@ -168,13 +168,13 @@ func TestAddManyIsAllOrNone(t *testing.T) {
 		{[]Route{{"app://a", "A"}, {"app://b", "B"}, {"app://a/", "dup"}}, ErrConflict, 2,
 			"route 2: pattern 'app://a/' conflicts with existing route 'app://a': both match exactly the same URLs"},
 		{[]Route{{"app://a", "A"}, {"app://\xff", "B"}}, ErrInvalid, 1,
-			"route 1: lr_router_add_many: patterns is not valid UTF-8"},
+			"route 1: lr_router_add_many: patterns[1] is not valid UTF-8"},
 		{[]Route{{"app://a", "A"}, {"app://b", "B\x00"}}, ErrInvalid, 1,
 			"route 1: target contains a NUL byte at byte 1"},
 		// A batch of one is a batch: its route is named and indexed (the library did not before 35c3e1d).
 		{[]Route{{"app://b//c", "bad"}}, ErrPattern, 0,
 			"route 0: malformed pattern 'app://b//c' at byte 8: empty segment ('//' in a pattern)"},
-		{[]Route{{"app://\xff", "B"}}, ErrInvalid, 0, "route 0: lr_router_add_many: patterns is not valid UTF-8"},
+		{[]Route{{"app://\xff", "B"}}, ErrInvalid, 0, "route 0: lr_router_add_many: patterns[0] is not valid UTF-8"},
 	}
 	for _, row := range rows {
 		err := r.AddMany(row.routes)

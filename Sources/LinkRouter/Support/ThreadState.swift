@@ -219,19 +219,30 @@ package final class ThreadState {
 
     private static let noThreadStorage: StaticString = "error details unavailable: no thread-specific key left"
 
-    /// Records this thread's last error: its message and, when it has one, the offset it is about.
+    /// Records this thread's last error: its message and, when it has one, the offset it is about. A NUL in the
+    /// message (one of the input it quotes: a URL or a pattern given with its length) is written as the six
+    /// characters `\u0000`, as JSON writes it, so that a C reader gets the whole message, not the part before it.
     package func setError(_ message: String, offset: Int? = nil) {
         errorOffset = offset ?? -1
         let bytes = message.utf8
-        if bytes.count + 1 > errorCapacity {
+        var size = 1
+        for b in bytes { size += b == 0 ? 6 : 1 }
+        if size > errorCapacity {
             error.deallocate()
-            errorCapacity = bytes.count + 1
+            errorCapacity = size
             error = .allocate(capacity: errorCapacity)
         }
         var i = 0
         for b in bytes {
-            error[i] = CChar(bitPattern: b)
-            i += 1
+            if b == 0 {
+                for e in "\\u0000".utf8 {
+                    error[i] = CChar(bitPattern: e)
+                    i += 1
+                }
+            } else {
+                error[i] = CChar(bitPattern: b)
+                i += 1
+            }
         }
         error[i] = 0
     }
