@@ -66,6 +66,29 @@ def semantics_table() -> dict:
     return table
 
 
+def semantics_messages() -> dict:
+    """Tests/Data/semantics-messages.json: the exact message of each refusal in semantics.json (malformed: [pattern,
+    message]; conflicts: [existing, new, message or None]), shared with the Swift suite. Read strictly: its rows must
+    be semantics.json's, one for one and in order (the same patterns; a message exactly for the rows that conflict),
+    else it raises, which fails the collection of every module that reads it."""
+    import json
+    with open(data_file("semantics-messages.json"), encoding="utf-8") as f:
+        messages = json.load(f)
+    table = semantics_table()
+    for key, width in (("malformed", 1), ("conflicts", 2)):
+        rows, texts = table[key], messages[key]
+        if len(texts) != len(rows):
+            raise ValueError("semantics-messages.json: %d rows in %s, semantics.json has %d" % (len(texts), key,
+                                                                                                  len(rows)))
+        for i, (row, text) in enumerate(zip(rows, texts)):
+            refused = key == "malformed" or row[2]
+            if not (isinstance(text, list) and len(text) == width + 1 and text[:width] == row[:width]
+                    and (isinstance(text[width], str) if refused else text[width] is None)):
+                raise ValueError("semantics-messages.json: %s[%d] %r does not go with semantics.json's %r"
+                                 % (key, i, text, row))
+    return messages
+
+
 def load_tsv(name: str) -> List[TSVRow]:
     """Columns: id, pattern, url, params (`name=value;...`). A line that is neither a comment nor three or four
     columns raises instead of being skipped."""
