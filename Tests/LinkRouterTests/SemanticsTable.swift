@@ -89,4 +89,53 @@ struct SemanticsTable {
         guard sizes == counts else { throw fail("tables of \(sizes), but \"counts\" says \(counts)") }
         return table
     }
+
+    /// Tests/Data/semantics-messages.json: the exact message of each refusal in the table, row for row (shared with
+    /// the Python suite): `malformed[i]` is the message of adding `malformed[i]`'s pattern, `conflicts[i]` the
+    /// message of adding `conflicts[i]`'s new pattern after its existing one, nil for a row that does not conflict.
+    struct Messages {
+        let malformed: [String]
+        let conflicts: [String?]
+    }
+
+    /// The messages, read once and strictly: each row must repeat its table row's patterns, in the table's order,
+    /// with a message exactly for the rows that are refused; else `get()` throws and the test that asked fails.
+    static let messages: Result<Messages, Malformed> = {
+        do {
+            return .success(try loadMessages(for: shared.get()))
+        } catch let error as Malformed {
+            return .failure(error)
+        } catch {
+            return .failure(Malformed(description: "\(error)"))
+        }
+    }()
+
+    static func loadMessages(for table: SemanticsTable) throws -> Messages {
+        let file = String(path.dropLast("semantics.json".count)) + "semantics-messages.json"
+        func fail(_ why: String) -> Malformed { Malformed(description: "\(file): \(why)") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw fail("missing") }
+        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let malformed = json["malformed"] as? [[Any]], let conflicts = json["conflicts"] as? [[Any]]
+        else { throw fail("not an object with the lists \"malformed\" and \"conflicts\"") }
+        guard malformed.count == table.malformed.count, conflicts.count == table.conflicts.count else {
+            throw fail("\(malformed.count) malformed and \(conflicts.count) conflict rows, semantics.json has "
+                       + "\(table.malformed.count) and \(table.conflicts.count)")
+        }
+        let malformedMessages = try zip(malformed, table.malformed).enumerated().map { i, pair -> String in
+            let (row, expected) = pair
+            guard row.count == 2, row[0] as? String == expected.pattern, let message = row[1] as? String else {
+                throw fail("malformed[\(i)] \(row) does not go with semantics.json's \(expected)")
+            }
+            return message
+        }
+        let conflictMessages = try zip(conflicts, table.conflicts).enumerated().map { i, pair -> String? in
+            let (row, expected) = pair
+            guard row.count == 3, row[0] as? String == expected.existing, row[1] as? String == expected.new,
+                  expected.conflicts ? row[2] is String : row[2] is NSNull else {
+                throw fail("conflicts[\(i)] \(row) does not go with semantics.json's \(expected)")
+            }
+            return row[2] as? String
+        }
+        return Messages(malformed: malformedMessages, conflicts: conflictMessages)
+    }
 }
