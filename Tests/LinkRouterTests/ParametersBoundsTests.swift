@@ -23,7 +23,12 @@ import Testing
             let p = m.params[position]
             print(p.name, p.value)
         }
+        // The trap's line is "<file>:<line>: Precondition failed: <message>", then the runtime's stack trace: the
+        // message, whole.
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Parameters index \(position) out of range 0..<4"), "\(stderr)")
+        let failed = stderr.split(separator: "\n").compactMap { line in
+            line.range(of: ": Precondition failed: ").map { String(line[$0.upperBound...]) }
+        }
+        #expect(failed == ["Parameters index \(position) out of range 0..<4"], "\(stderr)")
     }
 }

@@ -267,7 +267,25 @@ final class PatternRulesTests: XCTestCase {
         try r.add("app://the(/foo/:a)(/bar/:b)", target: "The", name: "the")
         XCTAssertEqual(r.count, 2)
         XCTAssertEqual(r.routes.map(\.pattern), ["app://user/:id(/:tab)", "app://the(/foo/:a)(/bar/:b)"])
-        XCTAssertTrue(r.tableJSON.contains("app://user/:id(/:tab)"))
+        XCTAssertEqual(r.tableJSON, """
+            {
+              "version": 1,
+              "routes": [
+                {
+                  "pattern": "app://user/:id(/:tab)",
+                  "target": "User",
+                  "name": "user"
+                },
+                {
+                  "pattern": "app://the(/foo/:a)(/bar/:b)",
+                  "target": "The",
+                  "name": "the"
+                }
+              ],
+              "rewrites": []
+            }
+
+            """)
         XCTAssertEqual(try r.resolve("app://user/1")?.routeID, try r.resolve("app://user/1/x")?.routeID)
         let urls: [(String, [String: String], String)] = [
             ("user", ["id": "4"], "app://user/4"), ("user", ["id": "4", "tab": "x"], "app://user/4/x"),

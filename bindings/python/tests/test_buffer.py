@@ -113,6 +113,7 @@ def test_many_pairs_in_a_short_url_and_a_rewrite_that_grows(router):
         m = router.resolve(url)
         assert m.params == dict({"id": "1"}, **{"p%d" % i: "" for i in range(60)})
         m = router.resolve("short://7")
-        assert m.was_rewritten and m.url == "short://7" and m.rewritten.startswith("app://x/7?k0=")
+        assert m.was_rewritten and m.url == "short://7"
+        assert m.rewritten == "app://x/7?" + "&".join("k%d=%s" % (i, "v" * 40) for i in range(60))
         assert len(m.params) == 61 and m.params["id"] == "7" and m.params["k59"] == "v" * 40
         assert m.query[0] == ("k0", "v" * 40) and len(m.query) == 60

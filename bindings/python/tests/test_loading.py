@@ -44,30 +44,39 @@ def build_lib(tree):
     return tree / "repo" / "build" / "lib"
 
 
+def import_error(p):
+    """The message of the ImportError the child died of: its traceback ends with "ImportError: " and the message,
+    which may span lines, then a newline."""
+    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
+    assert p.stderr.count("Traceback") == 1, p.stderr[-3000:]
+    _, found, message = p.stderr.rpartition("\nImportError: ")
+    assert found and message.endswith("\n"), p.stderr[-3000:]
+    return message[:-1]
+
+
+def attempts(tree, first):
+    """The message when no library loads: the variable's attempt `first`, then the two folders, which hold none."""
+    return ("linkrouter: could not load liblinkrouter.so; tried, in order:\n  $LINKROUTER_LIBRARY: %s\n"
+            "  package folder: %s: no such file\n  build folder: %s: no such file"
+            % (first, package_dir(tree) / "liblinkrouter.so", build_lib(tree) / "liblinkrouter.so"))
+
+
 def test_all_attempts_fail_with_one_import_error(tree):
     p = run(tree, "/nonexistent")
-    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
-    last = p.stderr.strip().splitlines()
-    assert any(line.startswith("ImportError: linkrouter: could not load liblinkrouter.so") for line in last)
-    assert "$LINKROUTER_LIBRARY: /nonexistent: no such file" in p.stderr
-    assert "package folder: %s: no such file" % (package_dir(tree) / "liblinkrouter.so") in p.stderr
-    assert "build folder: %s: no such file" % (build_lib(tree) / "liblinkrouter.so") in p.stderr
-    assert p.stderr.count("Traceback") == 1
+    assert import_error(p) == attempts(tree, "/nonexistent: no such file")
 
 
 def test_unset_variable_is_listed(tree):
     p = run(tree)
-    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
-    assert "$LINKROUTER_LIBRARY: not set" in p.stderr
+    assert import_error(p) == attempts(tree, "not set")
 
 
 def test_a_file_that_is_not_a_library(tree):
     bogus = tree / "bogus.so"
     bogus.write_text("not an ELF file")
     p = run(tree, bogus)
-    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
     # glibc's dlopen: a 15-byte file is too short to hold an ELF header
-    assert "$LINKROUTER_LIBRARY: %s: %s: file too short\n" % (bogus, bogus) in p.stderr
+    assert import_error(p) == attempts(tree, "%s: %s: file too short" % (bogus, bogus))
 
 
 def test_build_folder_fallback(tree):
@@ -118,17 +127,17 @@ def test_version_mismatch_is_refused(tree):
     fake = fake_library(tree, "v2", "int lr_version_number(void) { return 20000; }\n")
     os.symlink(REAL_LIBRARY, package_dir(tree) / "liblinkrouter.so")  # a good one next: still refused
     p = run(tree, fake)
-    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
-    assert "ImportError" in p.stderr
-    assert "is version 2.0.0, but this binding needs 0.1.x" in p.stderr
+    assert import_error(p) == ("linkrouter: %s ($LINKROUTER_LIBRARY) is version 2.0.0, but this binding needs 0.1.x "
+                               "(major and minor must match)" % fake)
 
 
 def test_same_minor_other_patch_is_accepted(tree):
     fake = fake_library(tree, "v0_1_9", "int lr_version_number(void) { return 109; }\n")
     p = run(tree, fake)
-    # version accepted, then the fake lacks the rest of the ABI: that is reported, by name
-    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
-    assert "lacks a function" in p.stderr and "lr_errstr" in p.stderr
+    # version accepted, then the fake lacks the rest of the ABI: that is reported, by name (ctypes' AttributeError
+    # gives dlsym's text)
+    assert import_error(p) == ("linkrouter: %s ($LINKROUTER_LIBRARY, version 0.1.9) lacks a function: %s: undefined "
+                               "symbol: lr_errstr" % (fake, fake))
 
 
 def test_not_a_linkrouter_library_is_skipped(tree):
@@ -139,8 +148,7 @@ def test_not_a_linkrouter_library_is_skipped(tree):
     assert p.stdout.split()[0] == str(package_dir(tree) / "liblinkrouter.so")
     (package_dir(tree) / "liblinkrouter.so").unlink()
     p = run(tree, fake)
-    assert p.returncode == 1, p.stderr[-3000:]  # the ImportError (a crash would be a negative status: its signal)
-    assert "not a LinkRouter library (no lr_version_number)" in p.stderr
+    assert import_error(p) == attempts(tree, "%s: not a LinkRouter library (no lr_version_number)" % fake)
 
 
 def test_loaded_library_reports_its_version():
