@@ -13,6 +13,11 @@ from linkrouter import _router
 
 STABLE = 100
 ROUNDS = 100
+# Each reader resolves at least READS_MIN times, and keeps on while the writer writes, but at most READS_MAX times:
+# readers that hold the GIL (the C extension's resolve, the garbage collector of a full run's heap) can keep the
+# writer from it for minutes on a loaded 2-core machine, and a reader that stopped only with the writer then ran
+# as long ("a thread hung"). Bounded by counts, the writer finishes alone once they are done.
+READS_MIN, READS_MAX = 300, 3000
 
 
 def stable_router() -> linkrouter.Router:
@@ -52,7 +57,7 @@ def test_resolves_during_adds_and_removes():
         def run():
             rnd = random.Random(seed)
             n = 0
-            while not stop.is_set() or n < 300:
+            while n < READS_MIN or (not stop.is_set() and n < READS_MAX):
                 i = rnd.randrange(STABLE)
                 big = rnd.random() < 0.05  # some results outgrow the buffer: it grows, per thread
                 q = "&".join("k%d=%s" % (k, "v" * rnd.randrange(1, 400)) for k in range(40)) if big else "x=1"
