@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "linkrouter.h"
+#include "match_json.h"
 
 static int failures;
 
@@ -86,18 +87,6 @@ static char *filled(const char *head, char fill, size_t n)
     memcpy(s, head, h < n ? h : n);
     if (n > h) memset(s + h, fill, n - h);
     s[n] = 0;
-    return s;
-}
-
-/* A string made of a head, `count` copies of a unit, and a tail. */
-static char *repeat(const char *head, const char *unit, size_t count, const char *tail)
-{
-    size_t h = strlen(head), u = strlen(unit), t = strlen(tail);
-    char *s = malloc(h + u * count + t + 1);
-    if (!s) { fprintf(stderr, "test_extremes: out of memory\n"); exit(2); }
-    memcpy(s, head, h);
-    for (size_t i = 0; i < count; i++) memcpy(s + h + i * u, unit, u);
-    memcpy(s + h + u * count, tail, t + 1);
     return s;
 }
 
@@ -617,19 +606,6 @@ static void test_deep_search(void)
     lr_router_free(r);
 }
 
-/* The JSON of a match of app://user/:id by `url` (app://user/1?...): `params` after the id, and `query`. */
-static char *user1_json(const char *url, const char *params, const char *query)
-{
-    size_t cap = 2 * strlen(url) + strlen(params) + strlen(query) + 256;
-    char *s = malloc(cap);
-    if (!s) { fprintf(stderr, "test_extremes: out of memory\n"); exit(2); }
-    snprintf(s, cap,
-             "{\"target\":\"User\",\"pattern\":\"app://user/:id\",\"url\":\"%s\",\"rewritten\":\"%s\",\"scheme\":\"app\","
-             "\"host\":\"user\",\"port\":\"\",\"path\":\"/1\",\"fragment\":\"\",\"params\":{\"id\":\"1\",%s},\"query\":%s}",
-             url, url, params, query);
-    return s;
-}
-
 /* Query keys nested as deep as LR_LIMIT_NESTING allows at its maximum, as objects and as lists. */
 static void test_deep_nesting(void)
 {
@@ -662,14 +638,8 @@ static void test_deep_nesting(void)
     EXPECT_INT(lr_router_resolve(r, deeper, &m), LR_OK);
     EXPECT_TRUE(m && lr_match_get(m, deeper + strlen("app://user/1?")) == NULL, "the key is taken as written, '=v' apart");
     EXPECT_INT(lr_match_to_json(m, &json), LR_OK);
-    key = repeat("k", "[x]", 257, "");
-    char *param = repeat("\"", key, 1, "\":\"v\"");
-    query = repeat("[[\"", key, 1, "\",\"v\"]]");
-    want = user1_json(deeper, param, query);
+    want = user1_flat_json(deeper, 257);
     EXPECT_TRUE(json && strcmp(json, want) == 0, "the JSON of 257 levels: the key stays flat");
-    free(key);
-    free(param);
-    free(query);
     free(want);
     lr_string_free(json);
     lr_match_free(m);
