@@ -145,7 +145,7 @@ func texts(_ array: UnsafePointer<CString?>?, _ count: Int, _ what: StaticString
     var out: [String] = []
     for i in 0..<count {
         do throws(RouterError) {
-            guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(what)[\(i)] is NULL") }
+            guard array[i] != nil else { throw RouterError(.misuse, "\(function): \(named(what, i)) is NULL") }
             out.append(try text(array[i], what, function, index: i, maxLength: maxLength))
         } catch {
             throw RouterError(error.code, "\(item) \(i): \(error.message)", index: i)
