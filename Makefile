@@ -5,7 +5,8 @@
 #                     file (examples/tables/shop.json): check, load, resolve, build URLs, explain; then one scenario
 #                     of each seed system (examples/<seed>, mk/seeds.mk)
 #   make test         every test: Swift unit tests, C ABI tests, examples (run, output checked), exports, the
-#                     linkrouter tool's commands and exit codes, Python
+#                     linkrouter tool's commands and exit codes, the seed examples, make install + pkg-config,
+#                     Python, Go, Java
 #   make install      PREFIX=/usr/local: library, header, linkrouter.pc, CLI
 #   make bench        LinkRouter (C, Swift, Python) against its peers; writes docs/BENCHMARKS.md and docs/bench.png
 #   make reliability  fuzzing, ASan and TSan, valgrind, stress and bad-input suites (mk/reliability.mk); CI runs it

@@ -96,10 +96,11 @@ enum lr_status {
     LR_EHANDLER  = -14   /* a handler or guard failed without a status code of its own */
 };
 
-/* Static English text for a status code ("no match", "malformed pattern", ...); never NULL. */
+/* Static English text for a status code ("no match", "malformed pattern or template", ...); never NULL. */
 const char *lr_errstr(int code);
 
-/* The detail of this thread's last failing call, e.g. "malformed pattern 'app://a//b' at byte 8: empty segment".
+/* The detail of this thread's last failing call, e.g.
+   "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)".
    Never NULL ("" before any failure). Valid until this thread's next failing call; successful calls leave it.
    A NUL byte in the input it quotes (a URL given with its length, say) is written as the six characters \u0000,
    so the message is never cut short. */
@@ -217,7 +218,8 @@ int lr_router_get_limit(lr_router *r, int limit, size_t *out);
 
 /* ------------------------------------------------------------------------------------------------------------
  * Matches. Every string returned here is borrowed from the match and lives as long as it; none is NULL
- * unless said so. Passing a NULL match gives "" (or 0, or NULL for the indexed and lookup getters).
+ * unless said so. Passing a NULL match gives "" (or 0, or NULL for the indexed and lookup getters,
+ * lr_match_name and lr_match_metadata).
  *
  * A match is one block of memory holding every string it reports: lr_router_resolve makes it with one
  * allocation, the getters read it in place (no allocation, no locking), lr_match_free releases it. Getters are
@@ -538,8 +540,8 @@ int lr_router_build_url(lr_router *r, const char *name, const char *const *names
  *   LR_EINVAL    url is not UTF-8;  LR_EMISUSE  r, url or json_out is NULL;  LR_ENOMEM */
 int lr_router_explain(lr_router *r, const char *url, char **json_out);
 
-/* lr_router_explain as text for people, one fact per line ("url", "rewrite", "sequence", "result",
-   "candidates" with one line each, "params", "requires", "meta"): a control character in a value (a decoded
+/* lr_router_explain as text for people, one fact per line ("url", "rewrite", "routed" after a rule fired,
+   "sequence", "result", "candidates" with one line each, "params", "requires", "meta"): a control character in a value (a decoded
    newline or NUL in the URL's parameters, say) is written escaped ("\n", "\u0000"), so no value can break a
    line or end the string early. Same codes. */
 int lr_router_explain_text(lr_router *r, const char *url, char **out);
@@ -680,8 +682,9 @@ typedef int (*lr_guard_fn)(const lr_match *m, void *context, void *user_data, co
 /* lr_router_add_guard flags. */
 #define LR_GUARD_GLOBAL 1  /* runs for every match, before the routes' required guards */
 
-/* Adds (or replaces) the guard `name`. Global guards run for every match, in the order they were added; the
-   others run for the routes that require them, after the global ones. LR_OK, LR_EMISUSE, LR_EINVAL. */
+/* Adds (or replaces) the guard `name`. Global guards run for every match, in the order they were added (a global
+   guard replaced by a global one keeps its place); the others run for the routes that require them, after the
+   global ones. LR_OK, LR_EMISUSE, LR_EINVAL. */
 int lr_router_add_guard(lr_router *r, const char *name, int flags, lr_guard_fn fn, void *user_data, lr_release_fn release);
 
 /* Removes the guard `name` (routes that require it are then denied). LR_OK, LR_ENOTFOUND, LR_EMISUSE. */

@@ -233,6 +233,21 @@ final class DispatchTests: XCTestCase {
         XCTAssertEqual(ran.all, ["g1", "g2", "adult", "login", "g1", "g2"])
     }
 
+    /// Registering a guard again replaces it in place (docs/OPENING.md): a global one keeps its turn; one made
+    /// global joins the end of the global order; one no longer global leaves it.
+    func testAGuardRegisteredAgainKeepsItsPlace() throws {
+        let r = Router()
+        let ran = Log<String>()
+        for name in ["g1", "g2", "g3"] { try r.addGuard(name, global: true) { _ in ran.add(name); return .allow } }
+        try r.addGuard("login") { _ in ran.add("login"); return .allow }
+        try r.handle("app://x") { _ in "ok" }
+        try r.addGuard("g1", global: true) { _ in ran.add("g1 again"); return .allow }
+        try r.addGuard("g2") { _ in ran.add("g2 not global"); return .allow }
+        try r.addGuard("login", global: true) { _ in ran.add("login global"); return .allow }
+        XCTAssertEqual(try r.open("app://x").value as? String, "ok")
+        XCTAssertEqual(ran.all, ["g1 again", "g3", "login global"])
+    }
+
     func testDenyStopsTheOpenWithTheGuardsMessage() throws {
         let r = Router()
         let called = Log<String>()

@@ -10,7 +10,7 @@ import (
 )
 
 // Error is a failure reported by the library: its status code and its message (lr_last_error()), e.g.
-// "malformed pattern 'app://a//b' at byte 8: empty segment".
+// "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)".
 type Error struct {
 	Code    Status // a negative status
 	Message string // the library's text (lr_errstr's when the library gave no detail)

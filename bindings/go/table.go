@@ -41,7 +41,8 @@ func (p TableProblem) String() string {
 }
 
 // TableWarning is something a valid table probably has wrong: Kind "shadowed" (a route that can never be the
-// match) or "rewrite_routes_nowhere" (a rule whose target no route can match).
+// match), "overlap" (two routes that both match some URL, the winner decided by precedence) or
+// "rewrite_routes_nowhere" (a rule whose target no route can match).
 type TableWarning struct {
 	Pointer string `json:"pointer"`
 	Kind    string `json:"kind"`

@@ -27,14 +27,19 @@ extension Router {
     }
 
     /// Adds (or replaces) the guard `name`. A global guard runs for every match, before the routes' required
-    /// guards, in the order global guards were added; others run for the routes that require them.
+    /// guards, in the order global guards were added; others run for the routes that require them. A global
+    /// guard replaced by a global one keeps its place in that order.
     public func addGuard(_ name: String, global: Bool = false, _ check: @escaping @Sendable (Match) -> Verdict) throws(RouterError) {
         guard !name.isEmpty else { throw .misuse("a guard needs a name") }
         try update { state in
             state.with(dispatch: state.dispatch.with {
                 $0.guards[name] = Guard(check)
-                $0.globalGuards.removeAll { $0 == name }
-                if global { $0.globalGuards.append(name) }
+                let place = $0.globalGuards.firstIndex(of: name)
+                if global {
+                    if place == nil { $0.globalGuards.append(name) }
+                } else if let place {
+                    $0.globalGuards.remove(at: place)
+                }
             })
         }
     }

@@ -691,7 +691,8 @@ class Router(_ResolveBase, Opening, Tables):
     @_counted
     def set_limit(self, limit: Union[Limit, int, str], value: int) -> None:
         """Sets a limit (a Limit, its number, or its name such as "url_length" or "LR_LIMIT_URL_LENGTH").
-        MisuseError for an unknown limit, zero, or a value too large."""
+        MisuseError for an unknown limit or a value outside the limit's range (zero is allowed for NESTING,
+        REGEX_START and PENDING only)."""
         which = _limit(limit)
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError("limit value must be an int, not %s" % type(value).__name__)

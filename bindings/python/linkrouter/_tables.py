@@ -146,7 +146,7 @@ class Tables:
     def check_json(self, document: Union[str, bytes], replace: bool = True) -> Dict[str, Any]:
         """Judges a document as :meth:`load_json` would load it into this router, changing nothing: the report
         ``{"valid": bool, "problems": [{"pointer", "code", "reason"}], "warnings": [{"pointer", "kind",
-        "reason"}]}`` (warnings: "shadowed" routes, rules that route nowhere)."""
+        "reason"}]}`` (warnings: "shadowed" routes, an "overlap" of two routes, rules that route nowhere)."""
         data = _document(document)
         out = _native.void_out()
         rc = lib.lr_router_check_json(self._handle(), data, len(data), _flags(replace), _native.byref(out))

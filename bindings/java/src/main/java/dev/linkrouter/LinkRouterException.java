@@ -5,7 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * A failure reported by the library: its status code (a negative {@code LR_E*} value of Include/linkrouter.h) and
- * its message ({@code lr_last_error()}), e.g. "malformed pattern 'app://a//b' at byte 8: empty segment".
+ * its message ({@code lr_last_error()}), e.g.
+ * "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)".
  *
  * <p>No match is not an error: {@link Router#resolve} returns an empty Optional.
  */
