@@ -206,7 +206,9 @@ class RouterTest {
     @Test
     void closedRouters() {
         Router r = new Router();
+        assertEquals("Router[0 routes]", r.toString());
         r.add("app://x", "X");
+        assertEquals("Router[1 route]", r.toString());
         Match m = r.resolve("app://x?k=v").orElseThrow();
         r.close();
         r.close();
