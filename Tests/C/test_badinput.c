@@ -490,7 +490,7 @@ static void test_patterns(void)
         {"app://a/:", LR_EPATTERN, 9,
          "malformed pattern 'app://a/:' at byte 9: ':' needs a parameter name"},
         {"app://a/:é", LR_EPATTERN, 9,
-         "malformed pattern 'app://a/:é' at byte 9: ':' needs a parameter name"},
+         "malformed pattern 'app://a/:é' at byte 9: a parameter name has only letters, digits and '_'"},
         {"app://a/:x y", LR_EPATTERN, 10,
          "malformed pattern 'app://a/:x y' at byte 10: a parameter name has only letters, digits and '_'"},
         {"app://a/*a-b", LR_EPATTERN, 10,

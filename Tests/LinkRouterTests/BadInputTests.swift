@@ -335,7 +335,7 @@ final class BadInputTests: XCTestCase {
         ("://x", .pattern, 0, "malformed pattern '://x' at byte 0: a scheme starts with a letter, or is '*'"),
         ("a pp://x", .pattern, 1, "malformed pattern 'a pp://x' at byte 1: expected '://' after the scheme"),
         ("app://a/*/b", .pattern, 10, "malformed pattern 'app://a/*/b' at byte 10: '*' must be the last segment"),
-        ("app://a/:é", .pattern, 9, "malformed pattern 'app://a/:é' at byte 9: ':' needs a parameter name"),
+        ("app://a/:é", .pattern, 9, "malformed pattern 'app://a/:é' at byte 9: a parameter name has only letters, digits and '_'"),
         ("app:///a", .pattern, 6, "malformed pattern 'app:///a' at byte 6: empty segment ('//' in a pattern)"),
         ("app://user/:uid", .conflict, nil,
          "pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the same URLs"),
