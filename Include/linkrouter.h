@@ -148,7 +148,9 @@ int lr_router_add(lr_router *r, const char *pattern, const char *target);
 int lr_router_add_route(lr_router *r, const char *pattern, const char *target, const char *name, const char *metadata);
 
 /* Adds `count` routes at once, all or none: if one is refused, the table is left exactly as it was, the code is
-   that route's, the message starts with "route <i>:", and *failed_index (when not NULL) is set to i.
+   that route's, the message starts with "route <i>:", and *failed_index (when not NULL) is set to i. A conflict
+   with a route earlier in the same call names it by its place, not as an existing route: "route 2: pattern
+   'app://b/:y' conflicts with route 1 of this batch ('app://b/:x'): both match exactly the same URLs".
    Much faster than single adds for big tables: one snapshot is built instead of `count`. */
 int lr_router_add_many(lr_router *r, const char *const *patterns, const char *const *targets, size_t count,
                        size_t *failed_index);

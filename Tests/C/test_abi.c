@@ -304,7 +304,8 @@ static void test_bulk_add(void)
     EXPECT_INT(lr_router_add_many(r, patterns, targets, 4, &failed), LR_ECONFLICT);
     EXPECT_INT(failed, 2);
     EXPECT_STR(lr_last_error(),
-               "route 2: pattern 'app://b/:y' conflicts with existing route 'app://b/:x': both match exactly the same URLs");
+               "route 2: pattern 'app://b/:y' conflicts with route 1 of this batch ('app://b/:x'): both match exactly the "
+               "same URLs");
     EXPECT_INT(lr_router_count(r, &n), LR_OK);
     EXPECT_INT(n, 0); /* all or none */
     EXPECT_INT(lr_router_add_many(r, patterns, targets, 2, &failed), LR_OK);

@@ -490,7 +490,7 @@ static void test_patterns(void)
         {"app://a/:", LR_EPATTERN, 9,
          "malformed pattern 'app://a/:' at byte 9: ':' needs a parameter name"},
         {"app://a/:é", LR_EPATTERN, 9,
-         "malformed pattern 'app://a/:é' at byte 9: ':' needs a parameter name"},
+         "malformed pattern 'app://a/:é' at byte 9: a parameter name has only letters, digits and '_'"},
         {"app://a/:x y", LR_EPATTERN, 10,
          "malformed pattern 'app://a/:x y' at byte 10: a parameter name has only letters, digits and '_'"},
         {"app://a/*a-b", LR_EPATTERN, 10,
@@ -913,8 +913,8 @@ static void test_bulk(void)
         {"malformed", "bulk://a//b", LR_EPATTERN,
          "route 2500: malformed pattern 'bulk://a//b' at byte 9: empty segment ('//' in a pattern)"},
         {"conflict inside the batch", "bulk://item/7/:other", LR_ECONFLICT,
-         "route 2500: pattern 'bulk://item/7/:other' conflicts with existing route 'bulk://item/7/:id': both match "
-         "exactly the same URLs"},
+         "route 2500: pattern 'bulk://item/7/:other' conflicts with route 7 of this batch ('bulk://item/7/:id'): both "
+         "match exactly the same URLs"},
         {"conflict with the table", "app://user/:uid", LR_ECONFLICT,
          "route 2500: pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the "
          "same URLs"},

@@ -335,7 +335,7 @@ final class BadInputTests: XCTestCase {
         ("://x", .pattern, 0, "malformed pattern '://x' at byte 0: a scheme starts with a letter, or is '*'"),
         ("a pp://x", .pattern, 1, "malformed pattern 'a pp://x' at byte 1: expected '://' after the scheme"),
         ("app://a/*/b", .pattern, 10, "malformed pattern 'app://a/*/b' at byte 10: '*' must be the last segment"),
-        ("app://a/:é", .pattern, 9, "malformed pattern 'app://a/:é' at byte 9: ':' needs a parameter name"),
+        ("app://a/:é", .pattern, 9, "malformed pattern 'app://a/:é' at byte 9: a parameter name has only letters, digits and '_'"),
         ("app:///a", .pattern, 6, "malformed pattern 'app:///a' at byte 6: empty segment ('//' in a pattern)"),
         ("app://user/:uid", .conflict, nil,
          "pattern 'app://user/:uid' conflicts with existing route 'app://user/:id': both match exactly the same URLs"),
@@ -457,11 +457,11 @@ final class BadInputTests: XCTestCase {
         let r = try makeRouter()
         var specs = (0..<5000).map { RouteSpec("bulk://item/\($0)/:id", target: "Bulk") }
         // (pattern, code, message): the message names the route's place in the batch. A conflict with a route of
-        // the batch (bulk://item/7/:id) calls it an existing route too.
+        // the batch (bulk://item/7/:id) names that route's place too; one with the router's names an existing route.
         let bad: [(String, RouterError.Code, String)] = [
             ("bulk://a//b", .pattern, "route 2500: malformed pattern 'bulk://a//b' at byte 9: empty segment ('//' in a pattern)"),
-            ("bulk://item/7/:other", .conflict, "route 2500: pattern 'bulk://item/7/:other' conflicts with existing route "
-                + "'bulk://item/7/:id': both match exactly the same URLs"),
+            ("bulk://item/7/:other", .conflict, "route 2500: pattern 'bulk://item/7/:other' conflicts with route 7 of this "
+                + "batch ('bulk://item/7/:id'): both match exactly the same URLs"),
             ("app://user/:uid", .conflict, "route 2500: pattern 'app://user/:uid' conflicts with existing route "
                 + "'app://user/:id': both match exactly the same URLs"),
             ("", .pattern, "route 2500: malformed pattern '' at byte 0: empty pattern"),

@@ -85,7 +85,7 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(e.json, #"{"url":"old://u/5","result":"matched","rewrite":{"rules":[{"index":0,"match":"^old://u/(\\d+)","target":"app://user/$1","outcome":"fired","indexed":true}],"fired":0},"routed":"app://user/5","sequence":["user","5"],"candidates":[{"pattern":"app://user/:id","target":"User","name":"user","matched":true,"reason":"matched","elements_matched":2}],"candidates_omitted":0,"other_scheme_routes":0,"route":{"pattern":"app://user/:id","target":"User","name":"user","requires":["login"],"meta":{"t":"push"}},"params":{"id":"5"},"requires":["login"]}"#)
         XCTAssertEqual(e.text, """
             url         old://u/5
-            rewrite     rule 0 fired: '^old://u/(\\d+)' -> 'app://user/$1' (1 rules)
+            rewrite     rule 0 fired: '^old://u/(\\d+)' -> 'app://user/$1' (1 rule)
             routed      app://user/5
             sequence    user / 5
             result      matched app://user/:id -> User (name user)
@@ -246,7 +246,7 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(grown.rules.map(\.outcome), [.fired])
         XCTAssertEqual(grown.text, """
             url         \(tooLong)
-            rewrite     rule 0 fired: '^y://(.*)' -> 'app://$1$1$1' (1 rules)
+            rewrite     rule 0 fired: '^y://(.*)' -> 'app://$1$1$1' (1 rule)
             result      error -6: rewritten URL would be longer than maxURLLength (LR_LIMIT_URL_LENGTH, 64 bytes); rule target 'app://$1$1$1'
 
             """)

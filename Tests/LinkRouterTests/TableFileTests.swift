@@ -96,6 +96,13 @@ final class TableFileTests: XCTestCase {
             (#"{"version": 1, "routes": [{"pattern": "app://a//b", "target": "T"}]}"#, [("/routes/0/pattern", "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)", .pattern)]),
             (#"{"version": 1, "routes": [{"pattern": "app://x/:id", "target": "A"}, {"pattern": "app://x/:other", "target": "B"}]}"#,
              [("/routes/1/pattern", "pattern 'app://x/:other' conflicts with /routes/0 ('app://x/:id'): both match exactly the same URLs", .conflict)]),
+            // A conflict through an optional group's variant points at the file's route too, not at an existing
+            // route (the router is empty), past a refused route that took no place in the router.
+            (#"{"version": 1, "routes": [{"pattern": "app://u/:id", "target": "A"}, {"pattern": "app://u/:id(/:tab)", "target": "B"}]}"#,
+             [("/routes/1/pattern", "pattern 'app://u/:id(/:tab)' (its variant without some optional groups) conflicts with /routes/0 ('app://u/:id'): both match exactly the same URLs", .conflict)]),
+            (#"{"version": 1, "routes": [{"pattern": "app://z", "target": "Z"}, {"pattern": "app://a//b", "target": "X"}, {"pattern": "app://u/:id(/:tab)", "target": "A"}, {"pattern": "app://u/:id", "target": "B"}]}"#,
+             [("/routes/1/pattern", "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)", .pattern),
+              ("/routes/3/pattern", "pattern 'app://u/:id' conflicts with /routes/2 ('app://u/:id(/:tab)'): both match exactly the same URLs", .conflict)]),
             (#"{"version": 1, "routes": [{"pattern": "app://x", "target": "A", "name": "n"}, {"pattern": "app://y", "target": "B", "name": "n"}]}"#,
              [("/routes/1/name", "route name 'n' is already used by /routes/0 ('app://x')", .conflict)]),
             (#"{"version": 1, "rewrites": [{"match": "(", "target": "x://y"}]}"#, [("/rewrites/0/match", "invalid rewrite regex '(' at byte 1: missing closing parenthesis (PCRE2 error 114)", .regex)]),
@@ -208,7 +215,10 @@ final class TableFileTests: XCTestCase {
             XCTAssertEqual((error as? RouterError)?.code, .conflict)
             XCTAssertEqual((error as? RouterError)?.message, "route name 'home' is already used by route 'app://a'")
         }
-        XCTAssertThrowsError(try router.add([RouteSpec("app://c", target: "C", name: "n"), RouteSpec("app://d", target: "D", name: "n")]))
+        XCTAssertThrowsError(try router.add([RouteSpec("app://c", target: "C", name: "n"), RouteSpec("app://d", target: "D", name: "n")])) { error in
+            // The name's owner is route 0 of the same batch, not a route of the router.
+            XCTAssertEqual((error as? RouterError)?.message, "route 1: route name 'n' is already used by route 0 of this batch ('app://c')")
+        }
         XCTAssertEqual(router.count, 1)
         try router.remove("app://a")
         XCTAssertNil(router.route(named: "home"))

@@ -166,7 +166,7 @@ func TestAddManyIsAllOrNone(t *testing.T) {
 		{[]Route{{"app://a", "A"}, {"app://b//c", "bad"}, {"app://c", "C"}}, ErrPattern, 1,
 			"route 1: malformed pattern 'app://b//c' at byte 8: empty segment ('//' in a pattern)"},
 		{[]Route{{"app://a", "A"}, {"app://b", "B"}, {"app://a/", "dup"}}, ErrConflict, 2,
-			"route 2: pattern 'app://a/' conflicts with existing route 'app://a': both match exactly the same URLs"},
+			"route 2: pattern 'app://a/' conflicts with route 0 of this batch ('app://a'): both match exactly the same URLs"},
 		{[]Route{{"app://a", "A"}, {"app://\xff", "B"}}, ErrInvalid, 1,
 			"route 1: lr_router_add_many: patterns[1] is not valid UTF-8"},
 		{[]Route{{"app://a", "A"}, {"app://b", "B\x00"}}, ErrInvalid, 1,

@@ -134,7 +134,8 @@ public final class Router: Sendable {
         try add([(spec: RouteSpec(pattern, target: target, name: name, requires: requires, meta: meta), handler: nil)], single: true)
     }
 
-    /// Adds routes all at once: when one is refused, none is added and the error names it.
+    /// Adds routes all at once: when one is refused, none is added and the error names it. A conflict with an
+    /// earlier route of the same batch names that one by its place ("route 1 of this batch ('...')").
     public func add(_ routes: [RouteSpec]) throws(RouterError) {
         try add(routes.map { (spec: $0, handler: nil) })
     }
@@ -146,11 +147,15 @@ public final class Router: Sendable {
         try update { state throws(RouterError) in
             var handlers: [(Int, Handler)] = []
             let table = try state.table.updating { store throws(RouterError) in
+                // Route i of the batch gets sequence first + i (a refused one ends the batch).
+                let first = store.nextSequence
                 for (i, route) in routes.enumerated() {
                     do throws(RouterError) {
                         let id = store.nextSequence
                         try Limits.checkStorable(route.spec)
-                        try store.insert(route.spec, Pattern.parse(route.spec.pattern, limits: state.limits))
+                        try store.insert(route.spec, Pattern.parse(route.spec.pattern, limits: state.limits)) { sequence in
+                            sequence >= first ? "route \(sequence - first) of this batch" : nil
+                        }
                         if let handler = route.handler { handlers.append((id, handler)) }
                     } catch {
                         throw single ? error

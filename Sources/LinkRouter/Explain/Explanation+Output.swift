@@ -128,14 +128,14 @@ extension Explanation {
     /// rewrite     no rule fired (3 rules)
     /// sequence    product / 42
     /// result      matched shop://product/:id -> ProductPage (name product)
-    /// candidates  2 with scheme 'shop' (5 routes have another scheme)
+    /// candidates  2 routes with this URL's scheme (5 with another scheme)
     ///   match     shop://product/:id
     ///   no        shop://product/:id/reviews: the URL ends after 2 elements; the pattern needs 3
     /// params      id=42 ref=mail
     /// requires    login
     /// ```
     ///
-    /// `rewrite` is "no rules", "not tried (N rules): the URL was refused first", "no rule fired (N rules)", "rule I fired: 'regex' -> 'target' (N rules)" followed
+    /// `rewrite` is "no rules", "not tried (N rules): the URL was refused first", "no rule fired (N rules)", "rule I fired: 'regex' -> 'target' (N rules)" ("1 rule" for one) followed
     /// by a `routed` line, or "rule I failed: 'regex' -> 'target' (rules after it not tried)" when its regex hit a
     /// PCRE2 limit (the `result` line gives the error); ", K skipped by the rule index" is added inside the
     /// parentheses when the index left rules out.
@@ -152,17 +152,17 @@ extension Explanation {
         if rules.isEmpty {
             line("rewrite", "no rules")
         } else if rules.allSatisfy({ $0.outcome == .notTried }) {
-            line("rewrite", "not tried (\(rules.count) rule\(rules.count == 1 ? "" : "s")): the URL was refused first")
+            line("rewrite", "not tried (\(counted(rules.count, "rule"))): the URL was refused first")
         } else if let failed = rules.last, failed.outcome == .error {
             line("rewrite", "rule \(failed.index) failed: '\(failed.match)' -> '\(failed.target)' (rules after it not tried"
                  + "\(skippedNote))")
         } else if let fired = firedRule {
             let rule = rules[fired]
-            line("rewrite", "rule \(fired) fired: '\(rule.match)' -> '\(rule.target)' (\(rules.count) rules\(skippedNote))")
+            line("rewrite", "rule \(fired) fired: '\(rule.match)' -> '\(rule.target)' (\(counted(rules.count, "rule"))\(skippedNote))")
             // Without a routed URL when the target could not be expanded (the result line says why).
             if result != .error || routed != url { line("routed", routed) }
         } else {
-            line("rewrite", "no rule fired (\(rules.count) rule\(rules.count == 1 ? "" : "s")\(skippedNote))")
+            line("rewrite", "no rule fired (\(counted(rules.count, "rule"))\(skippedNote))")
         }
         if result == .error, let error {
             line("result", "error \(error.code.rawValue): \(error.message)")
@@ -175,7 +175,7 @@ extension Explanation {
             line("result", "no match")
         }
         let total = candidates.count + candidatesOmitted
-        var summary = total == 0 ? "no route has this URL's scheme" : "\(total) route\(total == 1 ? "" : "s") with this URL's scheme"
+        var summary = total == 0 ? "no route has this URL's scheme" : "\(counted(total, "route")) with this URL's scheme"
         if otherSchemeRoutes > 0 { summary += " (\(otherSchemeRoutes) with another scheme)" }
         line("candidates", summary)
         for c in candidates {
@@ -191,6 +191,11 @@ extension Explanation {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+}
+
+/// "1 rule", "2 rules": a count and its noun, singular only for 1.
+private func counted(_ n: Int, _ noun: String) -> String {
+    "\(n) \(noun)\(n == 1 ? "" : "s")"
 }
 
 extension String {

@@ -156,7 +156,8 @@ package struct Pattern: Sendable {
                 let nameStart = start + 1
                 var nameEnd = nameStart
                 while nameEnd < end && ASCII.isNameByte(bytes[nameEnd]) { nameEnd += 1 }
-                if head == ASCII.colon && nameStart == nameEnd {
+                // No name at all, or a type without one (':<int>'); any other byte is a bad first letter ('é').
+                if head == ASCII.colon && nameStart == nameEnd && (nameStart == end || bytes[nameStart] == ASCII.less) {
                     throw fail(nameStart, "':' needs a parameter name")
                 }
                 var rule = ParamRule()
@@ -180,7 +181,11 @@ package struct Pattern: Sendable {
                 let nameStart = open + 1
                 var nameEnd = nameStart
                 while nameEnd < end && ASCII.isNameByte(bytes[nameEnd]) { nameEnd += 1 }
-                guard nameEnd > nameStart else { throw fail(nameStart, "'{' needs a parameter name") }
+                if nameEnd == nameStart {
+                    // As after ':': no name, or a type without one; else a bad first letter ('{é}').
+                    let none = nameStart == end || bytes[nameStart] == ASCII.closeBrace || bytes[nameStart] == ASCII.less
+                    throw fail(nameStart, none ? "'{' needs a parameter name" : "a parameter name has only letters, digits and '_'")
+                }
                 var rule = ParamRule()
                 var close = nameEnd
                 if close < end && bytes[close] == ASCII.less {

@@ -279,7 +279,11 @@ struct TableStore {
     /// Adds a route; a pattern matching exactly the URLs of an existing one is a conflict naming it.
     /// `sequence` keeps a route's id when the store is rebuilt. A pattern with optional groups adds one entry
     /// per variant (see `Pattern.variants`), all with the route's id; only the first is listed and named.
-    mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil) throws(RouterError) {
+    /// `batch` names a route added earlier in the same batch, by its sequence ("route 1 of this batch"), and
+    /// gives nil for a route that was in the router before: a conflict with the first is not with an existing
+    /// route.
+    mutating func insert(_ spec: RouteSpec, _ pattern: Pattern, sequence: Int? = nil,
+                         batch: (_ sequence: Int) -> String? = { _ in nil }) throws(RouterError) {
         let spec = try spec.validated()
         let variants = pattern.variants
         // Nodes and routes are numbered in 32 bits (and keys measured in them: a key is at most maxRouteText
@@ -290,15 +294,16 @@ struct TableStore {
             throw .limit("the table holds \(routes.count) routes and \(nodes.count) nodes: no room to number more")
         }
         if let name = spec.name, case let other = routeNamed(name), other >= 0, let owner = blob(other) {
-            throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by route '\(excerpt(owner.pattern.string))'")
+            let by = batch(owner.sequence).map { "\($0) ('\(excerpt(owner.pattern.string))')" } ?? "route '\(excerpt(owner.pattern.string))'"
+            throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by \(by)")
         }
         for (k, variant) in variants.enumerated() {
             guard let (scheme, node) = walk(variant, create: true) else { return }
             let existing = terminal(node, catchAll: variant.hasCatchAll)
             if existing >= 0, let other = blob(existing) {
                 let which = k == 0 ? "" : " (its variant without some optional groups)"
-                throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with existing route '\(excerpt(other.pattern.string))': "
-                    + "both match exactly the same URLs")
+                let named = batch(other.sequence).map { "\($0) ('\(excerpt(other.pattern.string))')" } ?? "existing route '\(excerpt(other.pattern.string))'"
+                throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with \(named): both match exactly the same URLs")
             }
             let blob = try RouteBlob.make(spec, pattern: variant, sequence: sequence ?? nextSequence, variant: k > 0, in: &arena)
             let id = Int32(truncatingIfNeeded: routes.append(RouteSlot(blob: blob.base, node: node)))  // insert checked

@@ -16,6 +16,9 @@ enum TableLoader {
         // Names and regexes by their bytes, as the router compares them (a `String` key would take "é" precomposed
         // and decomposed for one name).
         var byName: [[UInt8]: (index: Int, pattern: String)] = [:]
+        // The file's routes by sequence: a conflict with one (through an optional group's variant, which `byKey`
+        // does not hold) points at it, not at an existing route.
+        var bySequence: [Int: Int] = [:]
         let table = try base.updating { store in
             for route in document.routes {
                 let at = JSONPointer.appending("/routes", route.index)
@@ -48,13 +51,15 @@ enum TableLoader {
                             + "('\(excerpt(other.pattern))'): both match exactly the same URLs")
                     continue
                 }
+                let sequence = store.nextSequence
                 do throws(RouterError) {
-                    try store.insert(spec, pattern)
+                    try store.insert(spec, pattern) { bySequence[$0].map { "/routes/\($0)" } }
                 } catch {
                     problem(error.code == .conflict ? at + "/pattern" : at, error.code, error.message)
                     continue
                 }
                 byKey[key] = (route.index, spec.pattern)
+                bySequence[sequence] = route.index
                 if let name = spec.name { byName[Array(name.utf8)] = (route.index, spec.pattern) }
             }
         }

@@ -539,7 +539,8 @@ class Router(_ResolveBase, Opening, Tables):
     def __repr__(self) -> str:
         if not self._h:
             return "<linkrouter.Router closed>"
-        return "<linkrouter.Router with %d routes>" % len(self)
+        n = len(self)
+        return "<linkrouter.Router with %d route%s>" % (n, "" if n == 1 else "s")
 
     # A copy would share the handle and its finalizer: once either is collected, the other uses freed memory.
     def __copy__(self) -> "Router":

@@ -112,9 +112,16 @@ def test_add_many_is_all_or_none(router):
     with pytest.raises(ConflictError) as info:
         router.add_many(specs)
     assert info.value.index == 2
-    # the conflict is with route 1 of the same batch, which the library calls an existing route
-    assert info.value.message == ("route 2: pattern 'app://b/:y' conflicts with existing route 'app://b/:x': both match "
-                                  "exactly the same URLs")
+    # the conflict is with route 1 of the same batch, named by its index, not as an existing route
+    assert info.value.message == ("route 2: pattern 'app://b/:y' conflicts with route 1 of this batch ('app://b/:x'): "
+                                  "both match exactly the same URLs")
+    assert len(router) == 1
+    # a route that was in the router before is the existing route
+    with pytest.raises(ConflictError) as info:
+        router.add_many([("app://a", "A"), ("app://existing/", "dup")])
+    assert info.value.index == 1
+    assert info.value.message == ("route 1: pattern 'app://existing/' conflicts with existing route 'app://existing': "
+                                  "both match exactly the same URLs")
     assert len(router) == 1
     assert router.resolve("app://a") is None
     router.add_many([s for s in specs if s[1] != "dup"])

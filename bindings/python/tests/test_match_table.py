@@ -142,4 +142,8 @@ def test_match_equality_and_repr(router):
     assert a == router.resolve("app://user/1")
     assert a != router.resolve("app://user/2")
     assert repr(a) == "Match(target='User', pattern='app://user/:id', url='app://user/1', params={'id': '1'})"
-    assert repr(router) == "<linkrouter.Router with 1 routes>"
+    assert repr(router) == "<linkrouter.Router with 1 route>"
+    router.add("app://user/:id/posts", "Posts")
+    assert repr(router) == "<linkrouter.Router with 2 routes>"
+    router.clear()
+    assert repr(router) == "<linkrouter.Router with 0 routes>"

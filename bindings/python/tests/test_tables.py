@@ -430,7 +430,7 @@ def test_explain_json_and_text():
         r'"meta":{"t":"push"}},"params":{"id":"5"},"requires":["login"]}')
     assert r.explain_text("old://u/5") == (
         "url         old://u/5\n"
-        "rewrite     rule 0 fired: '^old://u/(\\d+)' -> 'app://user/$1' (1 rules)\n"
+        "rewrite     rule 0 fired: '^old://u/(\\d+)' -> 'app://user/$1' (1 rule)\n"
         "routed      app://user/5\n"
         "sequence    user / 5\n"
         "result      matched app://user/:id -> User (name user)\n"

@@ -509,7 +509,8 @@ public final class Router implements AutoCloseable {
     @Override
     public String toString() {
         try {
-            return "Router[" + count() + " routes]";
+            int n = count();
+            return "Router[" + n + (n == 1 ? " route]" : " routes]");
         } catch (LinkRouterException e) {
             return "Router[closed]";
         }

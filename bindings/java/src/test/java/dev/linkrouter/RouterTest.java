@@ -131,8 +131,8 @@ class RouterTest {
                     "route 1: malformed pattern 'app://b//c' at byte 8: empty segment ('//' in a pattern)"},
                 {List.of(new Route("app://a", "A"), new Route("app://b", "B"), new Route("app://a/", "dup")),
                     LinkRouterException.ECONFLICT, 2,
-                    "route 2: pattern 'app://a/' conflicts with existing route 'app://a': both match exactly the "
-                    + "same URLs"},
+                    "route 2: pattern 'app://a/' conflicts with route 0 of this batch ('app://a'): both match exactly "
+                    + "the same URLs"},
                 {List.of(new Route("app://a", "A"), new Route("app://\ud800", "B")), LinkRouterException.EINVAL, 1,
                     "route 1: pattern is not valid UTF-8 text: a lone surrogate at index 6"},
                 {List.of(new Route("app://a", "A"), new Route("app://b", "B\0")), LinkRouterException.EINVAL, 1,
@@ -206,7 +206,9 @@ class RouterTest {
     @Test
     void closedRouters() {
         Router r = new Router();
+        assertEquals("Router[0 routes]", r.toString());
         r.add("app://x", "X");
+        assertEquals("Router[1 route]", r.toString());
         Match m = r.resolve("app://x?k=v").orElseThrow();
         r.close();
         r.close();
