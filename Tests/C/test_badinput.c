@@ -790,8 +790,8 @@ static const struct {
     {"(.*){1,32000}[bc]", LR_EREGEX, 17,
      "invalid rewrite regex '(.*){1,32000}[bc]' at byte 17: regular expression is too large (PCRE2 error 120)"},
     {"((((((((((a*)*)*)*)*)*)*)*)*)*)*b", LR_EREGEX, -1,
-     "rewrite regex '((((((((((a*)*)*)*)*)*)*)*)*)*)*b' fails at match time even on 'app://a/b?c=d': rewrite regex "
-     "'((((((((((a*)*)*)*)*)*)*)*)*)*)*b' hit the PCRE2 match limit (regexMatchLimit 10000) on a URL of 13 bytes"},
+     "rewrite regex '((((((((((a*)*)*)*)*)*)*)*)*)*)*b' fails at match time even on 'app://a/b?c=d': it hit the PCRE2 "
+     "match limit (regexMatchLimit 10000) on a URL of 13 bytes"},
 };
 
 static void test_catastrophic_regexes(void)
