@@ -675,6 +675,8 @@ static void test_rewrite_errors(void)
          "malformed rewrite target '$2' at byte 0: group 2 does not exist: the regex has 1 capture group"},
         {"^a(b)", "$99", LR_EPATTERN,
          "malformed rewrite target '$99' at byte 0: group 99 does not exist: the regex has 1 capture group"},
+        {"^a(b)", "x${99999999999999999999}", LR_EPATTERN,
+         "malformed rewrite target 'x${99999999999999999999}' at byte 1: group 99999999999999999999 does not exist: the regex has 1 capture group"},
         {"^a(b)", "${nosuch}", LR_EPATTERN,
          "malformed rewrite target '${nosuch}' at byte 0: the regex has no group named 'nosuch'"},
         {"^a(b)", "$$", LR_EPATTERN,
