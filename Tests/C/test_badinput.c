@@ -262,13 +262,13 @@ static void test_urls(void)
     lr_router *r = new_router();
     static const struct url_row rows[] = {
         /* Not absolute URLs. */
-        {"empty", "", 0, LR_EINVAL, NULL, "'' is not an absolute URL (expected scheme \":\" ...)"},
-        {"no scheme", "nourl", 0, LR_EINVAL, NULL, "'nourl' is not an absolute URL (expected scheme \":\" ...)"},
-        {"path only", "/just/a/path", 0, LR_EINVAL, NULL, "'/just/a/path' is not an absolute URL (expected scheme \":\" ...)"},
-        {"empty scheme", "://x", 0, LR_EINVAL, NULL, "'://x' is not an absolute URL (expected scheme \":\" ...)"},
-        {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, "'1a://x' is not an absolute URL (expected scheme \":\" ...)"},
-        {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, "'a pp://x' is not an absolute URL (expected scheme \":\" ...)"},
-        {"colon only", ":", 0, LR_EINVAL, NULL, "':' is not an absolute URL (expected scheme \":\" ...)"},
+        {"empty", "", 0, LR_EINVAL, NULL, "'' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"no scheme", "nourl", 0, LR_EINVAL, NULL, "'nourl' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"path only", "/just/a/path", 0, LR_EINVAL, NULL, "'/just/a/path' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"empty scheme", "://x", 0, LR_EINVAL, NULL, "'://x' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, "'1a://x' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, "'a pp://x' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"colon only", ":", 0, LR_EINVAL, NULL, "':' is not an absolute URL: it needs a scheme, as in 'app://...'"},
         {"scheme only", "app:", 0, LR_OK, "AnyApp", NULL},
         {"scheme and //", "app://", 0, LR_OK, "AnyApp", NULL},
         {"slashes only", "app://////", 0, LR_OK, "AnyApp", NULL},
@@ -336,10 +336,10 @@ static void test_urls(void)
            (it used to end at the first NUL: "'ap", or "'"). */
         {"NUL in a segment", "app://user/4\0002", 14, LR_OK, "User", NULL},
         {"NUL in the scheme", "ap\0p://user/1", 13, LR_EINVAL, NULL,
-         "'ap\\u0000p://user/1' is not an absolute URL (expected scheme \":\" ...)"},
+         "'ap\\u0000p://user/1' is not an absolute URL: it needs a scheme, as in 'app://...'"},
         {"NUL after the URL", "app://user/1\0\xff\xff", 15, LR_EINVAL, NULL, NOT_UTF8},
         {"only NULs", "\0\0\0\0", 4, LR_EINVAL, NULL,
-         "'\\u0000\\u0000\\u0000\\u0000' is not an absolute URL (expected scheme \":\" ...)"},
+         "'\\u0000\\u0000\\u0000\\u0000' is not an absolute URL: it needs a scheme, as in 'app://...'"},
         {"NUL in the query", "app://user/1?a=\0&b", 18, LR_OK, "User", NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {

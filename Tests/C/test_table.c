@@ -332,7 +332,7 @@ static void test_explain(void)
     EXPECT_INT(lr_router_explain(r, "no scheme", &json), LR_OK);
     EXPECT_STR(json,
                "{\"url\":\"no scheme\",\"result\":\"error\","
-               "\"error\":{\"code\":-2,\"message\":\"'no scheme' is not an absolute URL (expected scheme \\\":\\\" ...)\"},"
+               "\"error\":{\"code\":-2,\"message\":\"'no scheme' is not an absolute URL: it needs a scheme, as in 'app://...'\"},"
                SHOP_REWRITE("no_match", "null") ","
                "\"routed\":\"no scheme\",\"sequence\":[],\"candidates\":[],\"candidates_omitted\":0,"
                "\"other_scheme_routes\":0,\"route\":null,\"params\":{},\"requires\":[]}");

@@ -283,7 +283,7 @@ SUBJECTS = {
     "65,000 a": "a" * 65_000,
     "10,000 'a ' !": "a " * 10_000 + "!",
 }
-NOT_A_URL = 'is not an absolute URL (expected scheme ":" ...)'
+NOT_A_URL = "is not an absolute URL: it needs a scheme, as in 'app://...'"
 # What resolve gives for a subject no rule rewrote: only the URL parses (and no route takes it).
 AS_IS = {
     "30 a !": (InvalidURLError, -2, "'%s' %s" % ("a" * 30 + "!", NOT_A_URL)),
