@@ -186,7 +186,7 @@ static void test_status_codes(void)
     EXPECT_INT(lr_router_resolve(r, "app://nobody", &m), LR_NOMATCH);
     EXPECT_INT(m == NULL, 1);
     EXPECT_INT(lr_router_resolve(r, "no scheme", &m), LR_EINVAL);
-    EXPECT_STR(lr_last_error(), "'no scheme' is not an absolute URL (expected scheme \":\" ...)");
+    EXPECT_STR(lr_last_error(), "'no scheme' is not an absolute URL: it needs a scheme, as in 'app://...'");
     EXPECT_INT(lr_router_resolve(r, "", &m), LR_EINVAL);
     EXPECT_INT(lr_router_resolve(r, "app://user/\xed\xa0\x80", &m), LR_EINVAL); /* a UTF-16 surrogate */
     EXPECT_STR(lr_last_error(), "URL is not valid UTF-8");
@@ -437,7 +437,7 @@ static void *fail_in_thread(void *arg)
     lr_router *r = arg;
     lr_match *m;
     lr_router_resolve(r, "not-a-url", &m);
-    return strcmp(lr_last_error(), "'not-a-url' is not an absolute URL (expected scheme \":\" ...)") == 0 ? NULL : (void *)1;
+    return strcmp(lr_last_error(), "'not-a-url' is not an absolute URL: it needs a scheme, as in 'app://...'") == 0 ? NULL : (void *)1;
 }
 
 static void test_errors_are_per_thread(void)

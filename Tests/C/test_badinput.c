@@ -262,13 +262,13 @@ static void test_urls(void)
     lr_router *r = new_router();
     static const struct url_row rows[] = {
         /* Not absolute URLs. */
-        {"empty", "", 0, LR_EINVAL, NULL, "'' is not an absolute URL (expected scheme \":\" ...)"},
-        {"no scheme", "nourl", 0, LR_EINVAL, NULL, "'nourl' is not an absolute URL (expected scheme \":\" ...)"},
-        {"path only", "/just/a/path", 0, LR_EINVAL, NULL, "'/just/a/path' is not an absolute URL (expected scheme \":\" ...)"},
-        {"empty scheme", "://x", 0, LR_EINVAL, NULL, "'://x' is not an absolute URL (expected scheme \":\" ...)"},
-        {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, "'1a://x' is not an absolute URL (expected scheme \":\" ...)"},
-        {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, "'a pp://x' is not an absolute URL (expected scheme \":\" ...)"},
-        {"colon only", ":", 0, LR_EINVAL, NULL, "':' is not an absolute URL (expected scheme \":\" ...)"},
+        {"empty", "", 0, LR_EINVAL, NULL, "'' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"no scheme", "nourl", 0, LR_EINVAL, NULL, "'nourl' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"path only", "/just/a/path", 0, LR_EINVAL, NULL, "'/just/a/path' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"empty scheme", "://x", 0, LR_EINVAL, NULL, "'://x' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"digit scheme", "1a://x", 0, LR_EINVAL, NULL, "'1a://x' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"space in scheme", "a pp://x", 0, LR_EINVAL, NULL, "'a pp://x' is not an absolute URL: it needs a scheme, as in 'app://...'"},
+        {"colon only", ":", 0, LR_EINVAL, NULL, "':' is not an absolute URL: it needs a scheme, as in 'app://...'"},
         {"scheme only", "app:", 0, LR_OK, "AnyApp", NULL},
         {"scheme and //", "app://", 0, LR_OK, "AnyApp", NULL},
         {"slashes only", "app://////", 0, LR_OK, "AnyApp", NULL},
@@ -336,10 +336,10 @@ static void test_urls(void)
            (it used to end at the first NUL: "'ap", or "'"). */
         {"NUL in a segment", "app://user/4\0002", 14, LR_OK, "User", NULL},
         {"NUL in the scheme", "ap\0p://user/1", 13, LR_EINVAL, NULL,
-         "'ap\\u0000p://user/1' is not an absolute URL (expected scheme \":\" ...)"},
+         "'ap\\u0000p://user/1' is not an absolute URL: it needs a scheme, as in 'app://...'"},
         {"NUL after the URL", "app://user/1\0\xff\xff", 15, LR_EINVAL, NULL, NOT_UTF8},
         {"only NULs", "\0\0\0\0", 4, LR_EINVAL, NULL,
-         "'\\u0000\\u0000\\u0000\\u0000' is not an absolute URL (expected scheme \":\" ...)"},
+         "'\\u0000\\u0000\\u0000\\u0000' is not an absolute URL: it needs a scheme, as in 'app://...'"},
         {"NUL in the query", "app://user/1?a=\0&b", 18, LR_OK, "User", NULL},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -675,6 +675,8 @@ static void test_rewrite_errors(void)
          "malformed rewrite target '$2' at byte 0: group 2 does not exist: the regex has 1 capture group"},
         {"^a(b)", "$99", LR_EPATTERN,
          "malformed rewrite target '$99' at byte 0: group 99 does not exist: the regex has 1 capture group"},
+        {"^a(b)", "x${99999999999999999999}", LR_EPATTERN,
+         "malformed rewrite target 'x${99999999999999999999}' at byte 1: group 99999999999999999999 does not exist: the regex has 1 capture group"},
         {"^a(b)", "${nosuch}", LR_EPATTERN,
          "malformed rewrite target '${nosuch}' at byte 0: the regex has no group named 'nosuch'"},
         {"^a(b)", "$$", LR_EPATTERN,
@@ -790,8 +792,8 @@ static const struct {
     {"(.*){1,32000}[bc]", LR_EREGEX, 17,
      "invalid rewrite regex '(.*){1,32000}[bc]' at byte 17: regular expression is too large (PCRE2 error 120)"},
     {"((((((((((a*)*)*)*)*)*)*)*)*)*)*b", LR_EREGEX, -1,
-     "rewrite regex '((((((((((a*)*)*)*)*)*)*)*)*)*)*b' fails at match time even on 'app://a/b?c=d': rewrite regex "
-     "'((((((((((a*)*)*)*)*)*)*)*)*)*)*b' hit the PCRE2 match limit (regexMatchLimit 10000) on a URL of 13 bytes"},
+     "rewrite regex '((((((((((a*)*)*)*)*)*)*)*)*)*)*b' fails at match time even on 'app://a/b?c=d': it hit the PCRE2 "
+     "match limit (regexMatchLimit 10000) on a URL of 13 bytes"},
 };
 
 static void test_catastrophic_regexes(void)

@@ -213,6 +213,11 @@ static void test_bad_arguments(void)
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1}\0xx", 17, 0), LR_EINVAL);
     EXPECT_STR(lr_last_error(), "lr_router_load_json: the table text has a NUL byte at offset 14");
     EXPECT_INT(lr_last_error_offset(), 14);
+    /* A JSON pointer names a meta key as the table spells it, NUL included (no quoting helper escapes it):
+       lr_last_error writes the NUL as \u0000, so the message is whole. */
+    EXPECT_INT(load(r, "{\"version\": 1, \"routes\": [{\"pattern\": \"a://b\", \"target\": \"T\", "
+                       "\"meta\": {\"k\\u0000\": \"v\"}}]}", 0), LR_ETABLE);
+    EXPECT_STR(lr_last_error(), "/routes/0/meta/k\\u0000: contains U+0000 (NUL), which C strings cannot carry");
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1, \"x\": \"\xff\"}", 24, 0), LR_EINVAL);
     EXPECT_INT(lr_router_load_json(r, "{}", (size_t)-1, 0), LR_ELIMIT);
     EXPECT_INT(lr_router_load_json(r, "{\"version\": 1}", 14, LR_LOAD_MERGE), LR_OK);
@@ -332,7 +337,7 @@ static void test_explain(void)
     EXPECT_INT(lr_router_explain(r, "no scheme", &json), LR_OK);
     EXPECT_STR(json,
                "{\"url\":\"no scheme\",\"result\":\"error\","
-               "\"error\":{\"code\":-2,\"message\":\"'no scheme' is not an absolute URL (expected scheme \\\":\\\" ...)\"},"
+               "\"error\":{\"code\":-2,\"message\":\"'no scheme' is not an absolute URL: it needs a scheme, as in 'app://...'\"},"
                SHOP_REWRITE("no_match", "null") ","
                "\"routed\":\"no scheme\",\"sequence\":[],\"candidates\":[],\"candidates_omitted\":0,"
                "\"other_scheme_routes\":0,\"route\":null,\"params\":{},\"requires\":[]}");

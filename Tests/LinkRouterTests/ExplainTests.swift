@@ -96,7 +96,7 @@ final class ExplainTests: XCTestCase {
             meta        t=push
 
             """)
-        XCTAssertEqual(r.explain("nope").json, #"{"url":"nope","result":"error","error":{"code":-2,"message":"'nope' is not an absolute URL (expected scheme \":\" ...)"},"rewrite":{"rules":[{"index":0,"match":"^old://u/(\\d+)","target":"app://user/$1","outcome":"no_match","indexed":true}],"fired":null},"routed":"nope","sequence":[],"candidates":[],"candidates_omitted":0,"other_scheme_routes":0,"route":null,"params":{},"requires":[]}"#)
+        XCTAssertEqual(r.explain("nope").json, #"{"url":"nope","result":"error","error":{"code":-2,"message":"'nope' is not an absolute URL: it needs a scheme, as in 'app://...'"},"rewrite":{"rules":[{"index":0,"match":"^old://u/(\\d+)","target":"app://user/$1","outcome":"no_match","indexed":true}],"fired":null},"routed":"nope","sequence":[],"candidates":[],"candidates_omitted":0,"other_scheme_routes":0,"route":null,"params":{},"requires":[]}"#)
         // Text for people keeps each fact on its line: a decoded newline or NUL (here from the URL, in the sequence
         // and a parameter) is escaped, where it forged a "result" line and cut lr_router_explain_text's C string.
         let forged = r.explain("app://user/x%0Aresult%20%20%20%20%20%20matched%00")

@@ -243,11 +243,11 @@ final class TableFileTests: XCTestCase {
             (RouteSpec("app://a", target: "A", name: "a\nb"), "a route name has no control characters"),
             (RouteSpec("app://a", target: "A", name: "del\u{7F}"), "a route name has no control characters"),
             (RouteSpec("app://a", target: "A", requires: ["login", ""]), "a guard name is a non-empty string"),
-            (RouteSpec("app://a", target: "A", meta: ["k\u{0}": "v"]), "meta key 'k\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
+            (RouteSpec("app://a", target: "A", meta: ["k\u{0}": "v"]), "meta key 'k\\u0000' contains U+0000 (NUL), which C strings cannot carry"),
             (RouteSpec("app://a", target: "A", meta: ["k": "a\u{0}b"]),
              "the value of meta key 'k' contains U+0000 (NUL), which C strings cannot carry"),
-            (RouteSpec("app://a", target: "A\u{0}"), "target 'A\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
-            (RouteSpec("app://a", target: "A", requires: ["g\u{0}"]), "guard name 'g\u{0}' contains U+0000 (NUL), which C strings cannot carry"),
+            (RouteSpec("app://a", target: "A\u{0}"), "target 'A\\u0000' contains U+0000 (NUL), which C strings cannot carry"),
+            (RouteSpec("app://a", target: "A", requires: ["g\u{0}"]), "guard name 'g\\u0000' contains U+0000 (NUL), which C strings cannot carry"),
         ]
         for (spec, message) in refused {
             let router = Router()

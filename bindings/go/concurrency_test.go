@@ -79,7 +79,7 @@ func reader(r *Router, seed int) func() error {
 				return fmt.Errorf("can route %d: %v %v", i, ok, err)
 			}
 			// Errors are per call: a failing call on one goroutine never gives its message to another.
-			want := fmt.Sprintf(`linkrouter: 'nourl-%d-%d' is not an absolute URL (expected scheme ":" ...)`, seed, n)
+			want := fmt.Sprintf(`linkrouter: 'nourl-%d-%d' is not an absolute URL: it needs a scheme, as in 'app://...'`, seed, n)
 			if _, err := r.Resolve(fmt.Sprintf("nourl-%d-%d", seed, n)); !errors.Is(err, ErrInvalid) || err.Error() != want {
 				return fmt.Errorf("error of another call: %v", err)
 			}

@@ -98,16 +98,17 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// `text` as a message quotes it: whole when short, else its first 100 bytes or so, then "..." and its size,
-/// so that a megabyte of input still gives a message someone can read.
+/// so that a megabyte of input still gives a message someone can read. A NUL is written `\u0000`, as
+/// `lr_last_error` must write it (a C string ends at a NUL), so Swift, C and the bindings show the same text.
 package func excerpt(_ text: String, limit: Int = 100) -> String {
-    guard text.utf8.count > limit else { return text }
+    guard text.utf8.count > limit || text.utf8.contains(0) else { return text }
     var out = ""
     var used = 0
     for scalar in text.unicodeScalars {
         let size = UTF8.width(scalar)
-        if used + size > limit { break }
-        out.unicodeScalars.append(scalar)
+        if used + size > limit { return out + "... (\(text.utf8.count) bytes)" }
+        if scalar == "\0" { out += "\\u0000" } else { out.unicodeScalars.append(scalar) }
         used += size
     }
-    return out + "... (\(text.utf8.count) bytes)"
+    return out
 }

@@ -178,7 +178,7 @@ extension RouterState {
     }
 
     func notAbsolute(_ url: ByteSpan) -> RouterError {
-        .invalidURL("'\(excerpt(url.string))' is not an absolute URL (expected scheme \":\" ...)")
+        .invalidURL("'\(excerpt(url.string))' is not an absolute URL: it needs a scheme, as in 'app://...'")
     }
 
     /// A path of n bytes holds at most (n + 1) / 2 segments, so only long paths are counted. The host counts as

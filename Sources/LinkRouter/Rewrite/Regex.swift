@@ -203,13 +203,16 @@ package final class Regex: @unchecked Sendable {
         throw error(rc, subject, limits)
     }
 
-    /// The error for a `match` code that is neither a match nor `noMatch`.
-    package func error(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits) -> RouterError {
+    /// The error for a `match` code that is neither a match nor `noMatch`. Its message names the regex, or says
+    /// "it" when `named` is false (for a caller whose own message names the regex already).
+    package func error(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits, named: Bool = true) -> RouterError {
+        let name = named ? "rewrite regex '\(excerpt(pattern))'" : "it"
         switch rc {
-        case Regex.noMatchData: RouterError(.noMemory, "no memory for PCRE2 match data")
-        case Regex.tooLongAfterJIT: tooLongToInterpret(subject, afterJIT: true)
-        case Regex.tooLongNoJIT: tooLongToInterpret(subject, afterJIT: false)
-        default: failure(rc, subject, limits)
+        case Regex.noMatchData: return RouterError(.noMemory, "no memory for PCRE2 match data")
+        case PCRE2_ERROR_NOMEMORY: return RouterError(.noMemory, (named ? "\(name): " : "") + "PCRE2 ran out of memory")
+        case Regex.tooLongAfterJIT: return tooLongToInterpret(name, subject, afterJIT: true)
+        case Regex.tooLongNoJIT: return tooLongToInterpret(name, subject, afterJIT: false)
+        default: return failure(name, rc, subject, limits)
         }
     }
 
@@ -246,13 +249,13 @@ package final class Regex: @unchecked Sendable {
     /// the JIT is unavailable or after the JIT's stack overflowed, and then a longer URL is refused with `.limit`.
     static let interpretedSubjectLimit = 8 * 1024
 
-    private func tooLongToInterpret(_ subject: ByteSpan, afterJIT: Bool) -> RouterError {
-        RouterError(.limit, "rewrite regex '\(excerpt(pattern))' " + (afterJIT ? "overflowed the PCRE2 JIT stack" : "has no JIT code")
+    private func tooLongToInterpret(_ name: String, _ subject: ByteSpan, afterJIT: Bool) -> RouterError {
+        RouterError(.limit, "\(name) " + (afterJIT ? "overflowed the PCRE2 JIT stack" : "has no JIT code")
                     + " and a URL of \(subject.count) bytes is too long for the PCRE2 interpreter "
                     + "(at most \(Regex.interpretedSubjectLimit) bytes)")
     }
 
-    private func failure(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits) -> RouterError {
+    private func failure(_ name: String, _ rc: Int32, _ subject: ByteSpan, _ limits: Limits) -> RouterError {
         let what: String
         switch rc {
         case PCRE2_ERROR_MATCHLIMIT: what = "the PCRE2 match limit (regexMatchLimit \(limits.regexMatchLimit))"
@@ -263,13 +266,11 @@ package final class Regex: @unchecked Sendable {
         // PCRE2 stops it as it stops a depth that runs away, so it is a limit, not a broken regex (which
         // compiling would have refused).
         case PCRE2_ERROR_RECURSELOOP: what = "PCRE2's stop for a recursion looping at one position"
-        case PCRE2_ERROR_NOMEMORY:
-            return RouterError(.noMemory, "rewrite regex '\(excerpt(pattern))': PCRE2 ran out of memory")
         default:
-            return RouterError(.regex, "rewrite regex '\(excerpt(pattern))' failed on a URL of \(subject.count) bytes: "
+            return RouterError(.regex, "\(name) failed on a URL of \(subject.count) bytes: "
                                + "\(Regex.errorMessage(rc)) (PCRE2 error \(rc))")
         }
-        return RouterError(.limit, "rewrite regex '\(excerpt(pattern))' hit \(what) on a URL of \(subject.count) bytes")
+        return RouterError(.limit, "\(name) hit \(what) on a URL of \(subject.count) bytes")
     }
 }
 

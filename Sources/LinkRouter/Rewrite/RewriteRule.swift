@@ -27,11 +27,13 @@ final class RewriteRule: Sendable {
     func probe() throws(RouterError) {
         let sample: StaticString = "app://a/b?c=d"
         let span = ByteSpan(start: sample.utf8Start, count: sample.utf8CodeUnitCount)
-        do throws(RouterError) {
-            _ = try RegexScratch.with { scratch throws(RouterError) in try matches(span, scratch, .default) }
-        } catch {
+        let handle = regex.handle(groups: template.groupsNeeded)
+        let rc = RegexScratch.with { scratch in Regex.match(handle, span, scratch, .default) }
+        guard rc >= 0 || rc == Regex.noMatch else {
+            // The cause says "it": this message names the regex already.
+            let cause = regex.error(rc, span, .default, named: false)
             throw RouterError(.regex, "rewrite regex '\(excerpt(match))' fails at match time even on '\(sample)': "
-                              + error.message)
+                              + cause.message)
         }
     }
 

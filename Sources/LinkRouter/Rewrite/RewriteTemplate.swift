@@ -95,11 +95,13 @@ package final class RewriteTemplate: @unchecked Sendable {
             }
             literals.append(byte)
         }
+        /// `number` as written: a `${N}` too long for an Int is reported as it stands.
+        func noSuchGroup(_ number: String, at offset: Int) -> RouterError {
+            fail(offset, "group \(number) does not exist: the regex has \(regex.captureCount) capture group"
+                 + (regex.captureCount == 1 ? "" : "s"))
+        }
         func group(_ number: Int, at offset: Int, _ mode: Mode) throws(RouterError) {
-            guard number <= regex.captureCount else {
-                throw fail(offset, "group \(number) does not exist: the regex has \(regex.captureCount) capture group"
-                           + (regex.captureCount == 1 ? "" : "s"))
-            }
+            guard number <= regex.captureCount else { throw noSuchGroup(String(number), at: offset) }
             maxGroup = max(maxGroup, number)
             pieces.append(Piece(kind: .group, mode: mode, a: Int32(truncatingIfNeeded: number), b: 0))
         }
@@ -153,7 +155,7 @@ package final class RewriteTemplate: @unchecked Sendable {
                 guard !name.isEmpty else { throw fail(start, "'${}' names no group") }
                 if name.allSatisfy(ASCII.isDigit) {
                     guard name.count <= 5, let number = Int(String(decoding: name, as: UTF8.self)) else {
-                        throw fail(start, "group \(String(decoding: name, as: UTF8.self)) does not exist")
+                        throw noSuchGroup(String(decoding: name, as: UTF8.self), at: start)
                     }
                     try group(number, at: start, mode)
                 } else if let index = nameIndex[name] {

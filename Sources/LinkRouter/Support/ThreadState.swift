@@ -220,8 +220,9 @@ package final class ThreadState {
     private static let noThreadStorage: StaticString = "error details unavailable: no thread-specific key left"
 
     /// Records this thread's last error: its message and, when it has one, the offset it is about. A NUL in the
-    /// message (one of the input it quotes: a URL or a pattern given with its length) is written as the six
-    /// characters `\u0000`, as JSON writes it, so that a C reader gets the whole message, not the part before it.
+    /// message is written as the six characters `\u0000`, as JSON writes it, so that a C reader gets the whole
+    /// message, not the part before it. Input quoted through `excerpt` has its NULs written so already; this
+    /// catches the rest (a table problem's JSON pointer naming a meta key that holds one, say).
     package func setError(_ message: String, offset: Int? = nil) {
         errorOffset = offset ?? -1
         let bytes = message.utf8

@@ -174,6 +174,13 @@ def test_decoded_nul_and_nul_characters_keep_their_values(router):
     assert m is not None and m.params["id"] == "4\x002" and m.params["k"] == "\x00"
 
 
+def test_a_nul_in_a_quoted_url_is_written_as_swift_and_c_write_it(router):
+    # The same text as Swift's RouterError.message (BadInputTests) and lr_last_error() (test_badinput).
+    with pytest.raises(InvalidURLError) as e:
+        router.resolve("ap\x00p://user/1")
+    assert e.value.message == "'ap\\u0000p://user/1' is not an absolute URL: it needs a scheme, as in 'app://...'"
+
+
 def test_deep_brackets_stay_flat(router):
     key = "k" + "[x]" * 10_000
     m = router.resolve("app://user/1?%s=v" % key)
@@ -283,7 +290,7 @@ SUBJECTS = {
     "65,000 a": "a" * 65_000,
     "10,000 'a ' !": "a " * 10_000 + "!",
 }
-NOT_A_URL = 'is not an absolute URL (expected scheme ":" ...)'
+NOT_A_URL = "is not an absolute URL: it needs a scheme, as in 'app://...'"
 # What resolve gives for a subject no rule rewrote: only the URL parses (and no route takes it).
 AS_IS = {
     "30 a !": (InvalidURLError, -2, "'%s' %s" % ("a" * 30 + "!", NOT_A_URL)),

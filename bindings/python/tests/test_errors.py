@@ -127,7 +127,7 @@ def reach_replied(r):
 # code, the call, its exact message
 REACHABLE = [
     (-1, reach_misuse, "lr_router_set_limit: LR_LIMIT_URL_LENGTH = 0 is out of range 1...1073741824"),
-    (-2, reach_invalid, "'no scheme here' is not an absolute URL (expected scheme \":\" ...)"),
+    (-2, reach_invalid, "'no scheme here' is not an absolute URL: it needs a scheme, as in 'app://...'"),
     (-3, reach_pattern, "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)"),
     (-4, reach_conflict,
      "pattern 'app://c/:other' conflicts with existing route 'app://c/:id': both match exactly the same URLs"),

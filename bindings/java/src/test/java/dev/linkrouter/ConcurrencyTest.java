@@ -79,7 +79,7 @@ class ConcurrencyTest {
                     throw new AssertionError(bad + " resolved");
                 } catch (LinkRouterException e) {
                     assertEquals(LinkRouterException.EINVAL, e.code());
-                    assertEquals("'" + bad + "' is not an absolute URL (expected scheme \":\" ...)", e.getMessage());
+                    assertEquals("'" + bad + "' is not an absolute URL: it needs a scheme, as in 'app://...'", e.getMessage());
                 }
             }
             return null;
