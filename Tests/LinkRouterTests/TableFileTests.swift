@@ -325,6 +325,11 @@ final class TableFileTests: XCTestCase {
         ])
         XCTAssertEqual(router.warnings().first?.reason,
                        "'app://x/*a' never matches: 'app://x', 'app://x/:p/*b' take every URL it would (a route that ends there, then a :param, beat a catch-all)")
+        // 'mailto:x' is an absolute URL, but no pattern can have that form (a pattern is 'scheme://...').
+        XCTAssertEqual(router.warnings().first { $0.pointer == "/rewrites/5/target" }?.reason,
+                       "'not a url' does not start with 'scheme://', as every pattern does, so no route can match it")
+        XCTAssertEqual(try Router(json: #"{"version": 1, "routes": [{"pattern": "app://x", "target": "a"}], "rewrites": [{"match": "^m:", "target": "mailto:x"}]}"#).warnings().map { $0.reason },
+                       ["'mailto:x' does not start with 'scheme://', as every pattern does, so no route can match it"])
         XCTAssertEqual(try Router(tableFile: TableFileTests.shopPath).warnings(guards: ["login", "fresh-session"]), [])
 
         // Checking a merge: pointers into the document, not into the merged router; what concerns the router's

@@ -2,7 +2,7 @@
 ///
 /// ```
 /// $N        capture N (0–99, two digits taken greedily: $12 is group 12); an unset group gives ""
-/// ${N}      capture N, any number of digits (so "$1" followed by "2" is written "${1}2")
+/// ${N}      capture N, any number of digits, leading zeros ignored (so "$1" followed by "2" is written "${1}2")
 /// ${name}   named capture (with duplicate names, the first group that is set)
 /// $scheme $host $port $path $query $fragment $url     parts of the original URL, as written
 /// $$…       the same, percent-encoded (RFC 3986 strict: all but A–Z a–z 0–9 - . _ ~ becomes %XX)
@@ -154,7 +154,9 @@ package final class RewriteTemplate: @unchecked Sendable {
                 let name = bytes[(i &+ 1)..<close]
                 guard !name.isEmpty else { throw fail(start, "'${}' names no group") }
                 if name.allSatisfy(ASCII.isDigit) {
-                    guard name.count <= 5, let number = Int(String(decoding: name, as: UTF8.self)) else {
+                    // Leading zeros are no digits of the number: "${0001}" is group 1.
+                    let digits = name.drop { $0 == ASCII.zero }
+                    guard digits.count <= 5, let number = digits.isEmpty ? 0 : Int(String(decoding: digits, as: UTF8.self)) else {
                         throw noSuchGroup(String(decoding: name, as: UTF8.self), at: start)
                     }
                     try group(number, at: start, mode)

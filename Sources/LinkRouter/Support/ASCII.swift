@@ -6,6 +6,7 @@ enum ASCII {
     static let minus: UInt8 = 0x2D  // -
     static let dot: UInt8 = 0x2E  // .
     static let slash: UInt8 = 0x2F  // /
+    static let zero: UInt8 = 0x30  // 0
     static let colon: UInt8 = 0x3A  // :
     static let equals: UInt8 = 0x3D  // =
     static let question: UInt8 = 0x3F  // ?

@@ -175,7 +175,7 @@ enum TableLint {
             guard let sep = (0..<max(bytes.count - 2, 0)).first(where: { bytes[$0] == ASCII.colon && bytes[$0 + 1] == ASCII.slash && bytes[$0 + 2] == ASCII.slash }) else {
                 if !open {
                     warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
-                                                 reason: "'\(excerpt(rule.target))' is not an absolute URL (scheme \"://\" ...), so no route can match it"))
+                                                 reason: "'\(excerpt(rule.target))' does not start with 'scheme://', as every pattern does, so no route can match it"))
                 }
                 continue
             }
