@@ -204,12 +204,12 @@ class Opening:
         up to ``timeout`` seconds (None: Limit.REPLY_TIMEOUT_MS) for its reply.
 
         Returns the handler's value; with no route, the unmatched handler's; ``linkrouter.DEFER`` when a guard
-        parked the open. ``extra`` values may be any objects: they outrank path and query parameters in
-        ``match.params`` (the str ones take part in the library's merge). ``context`` reaches guards and the
-        handler as ``match.context``. Raises the handler's (or guard's) own exception unchanged, NotFoundError
+        parked the open. ``extra`` is a mapping (or what ``dict()`` takes, as for ``resolve``); its values may be
+        any objects: they outrank path and query parameters in ``match.params`` (the str ones take part in the
+        library's merge). ``context`` reaches guards and the handler as ``match.context``. Raises the handler's (or guard's) own exception unchanged, NotFoundError
         (no route and no unmatched handler, or a route without a handler), DeniedError,
         linkrouter.TimeoutError, LimitError (a full queue), InvalidURLError."""
-        h, u, names, values, loop = self._prepare(url, extra, executor)
+        h, u, extra, names, values, loop = self._prepare(url, extra, executor)
         entry = _dispatch.new_open(self._opens, u.decode("utf-8", "replace"), extra, context, executor, loop)
         try:
             opts, keep = _dispatch.options(entry, names, values, timeout)
@@ -242,7 +242,7 @@ class Opening:
                     timeout: Optional[float]) -> Any:
         """open_async's call into the library (counted as a call on the router; the await is not): the open's
         entry and the future its outcome settles."""
-        h, u, names, values, loop = self._prepare(url, extra, executor)
+        h, u, extra, names, values, loop = self._prepare(url, extra, executor)
         entry = _dispatch.new_open(self._opens, u.decode("utf-8", "replace"), extra, context, executor, loop or running)
         try:
             opts, keep = _dispatch.options(entry, names, values, timeout)
@@ -261,11 +261,12 @@ class Opening:
     def _prepare(self, url: Any, extra: Optional[Mapping[str, Any]], executor: Any) -> Any:
         h = self._handle()
         u = text(url, "url")
-        if extra is not None and not isinstance(extra, Mapping):
-            raise TypeError("extra must be a mapping, not %s" % type(extra).__name__)
+        # What resolve takes (anything dict() takes), with resolve's errors; a copy, so a later change of the
+        # caller's mapping does not reach an open in flight.
+        extra = dict(extra) if extra is not None else None
         _dispatch.check_executor(executor)
         names, values = _dispatch.split_extra(extra, text)
-        return h, u, names, values, _dispatch.loop_of(executor)
+        return h, u, extra, names, values, _dispatch.loop_of(executor)
 
     # -- deferred opens ---------------------------------------------------------------------------------------
 

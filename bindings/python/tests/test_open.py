@@ -135,8 +135,8 @@ def test_bytes_url_and_text_that_cannot_cross(r):
         r.open("not absolute")
     with pytest.raises(TypeError):
         r.open(5)
-    with pytest.raises(TypeError):
-        r.open("app://x", extra=[("a", "b")])
+    r.route("app://e")(lambda m: m.params)
+    assert r.open("app://e", extra=[("a", "b"), ("n", 1)]) == {"a": "b", "n": 1}  # what dict() takes, as resolve
     with pytest.raises(TypeError):
         r.open("app://x", extra={1: "b"})
     with pytest.raises(TypeError):
