@@ -133,7 +133,8 @@ void lr_router_free(lr_router *r);
  *   LR_ECONFLICT a route with the same scheme, segment kinds and literals exists (parameter names do not
  *                count), or (lr_router_add_route) a route with the same name; the message names the existing
  *                route
- *   LR_ELIMIT    more segments than LR_LIMIT_SEGMENTS, or a pattern or target over 64 MiB
+ *   LR_ELIMIT    more segments than LR_LIMIT_SEGMENTS, more than 65,535 parameters (a fixed limit), or a pattern
+ *                or target over 64 MiB
  *   LR_EINVAL    pattern or target is not UTF-8;  LR_EMISUSE  r, pattern or target is NULL */
 int lr_router_add(lr_router *r, const char *pattern, const char *target);
 

@@ -428,7 +428,7 @@ static void test_route_params(void)
     p = params_pattern(MAX_ROUTE_PARAMS + 1);
     EXPECT_INT(lr_router_add(r, p, "TooMany"), LR_ELIMIT);
     /* The message quotes the pattern's first 100 bytes and gives its size. */
-    EXPECT_ERRORF("pattern '%.100s... (%zu bytes)' has more than 65535 parameters (limit maxRouteParams)", p, strlen(p));
+    EXPECT_ERRORF("pattern '%.100s... (%zu bytes)' has more than 65535 parameters, the most a pattern may have (a fixed limit)", p, strlen(p));
     free(p);
     size_t n = 0;
     EXPECT_INT(lr_router_count(r, &n), LR_OK);

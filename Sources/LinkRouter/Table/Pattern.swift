@@ -120,8 +120,8 @@ package struct Pattern: Sendable {
             func addName(_ nameStart: Int, _ nameEnd: Int, at: Int) throws(RouterError) {
                 let name = nameStart == nameEnd ? "*" : String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
                 guard names.count < Limits.maxRouteParams else {
-                    throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(Limits.maxRouteParams) parameters "
-                        + "(limit maxRouteParams)", offset: original(at))
+                    throw RouterError(.limit, "pattern '\(excerpt(text))' has more than \(Limits.maxRouteParams) parameters, "
+                        + "the most a pattern may have (a fixed limit)", offset: original(at))
                 }
                 guard seen.insert(name).inserted else {
                     throw fail(at, "parameter name '\(excerpt(name))' is used twice")
