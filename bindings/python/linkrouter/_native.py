@@ -210,7 +210,12 @@ class Library:
         self.cdll = cdll
         self.path = path
         for name, restype, argtypes in _FUNCTIONS:
-            fn = getattr(cdll, name)  # AttributeError when the symbol is missing
+            try:
+                fn = getattr(cdll, name)
+            except AttributeError:
+                # The name alone: dlsym's text ("<path>: undefined symbol: <name>") repeats the path the
+                # loader's ImportError already names.
+                raise AttributeError(name) from None
             fn.restype = restype
             fn.argtypes = argtypes
             setattr(self, name, fn)

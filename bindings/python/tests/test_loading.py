@@ -134,10 +134,10 @@ def test_version_mismatch_is_refused(tree):
 def test_same_minor_other_patch_is_accepted(tree):
     fake = fake_library(tree, "v0_1_9", "int lr_version_number(void) { return 109; }\n")
     p = run(tree, fake)
-    # version accepted, then the fake lacks the rest of the ABI: that is reported, by name (ctypes' AttributeError
-    # gives dlsym's text)
-    assert import_error(p) == ("linkrouter: %s ($LINKROUTER_LIBRARY, version 0.1.9) lacks a function: %s: undefined "
-                               "symbol: lr_errstr" % (fake, fake))
+    # version accepted, then the fake lacks the rest of the ABI: that is reported, the library once, the function by
+    # name
+    assert import_error(p) == ("linkrouter: %s ($LINKROUTER_LIBRARY, version 0.1.9) lacks a function: lr_errstr"
+                               % fake)
 
 
 def test_not_a_linkrouter_library_is_skipped(tree):
