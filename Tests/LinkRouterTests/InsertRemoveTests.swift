@@ -112,12 +112,35 @@ final class InsertRemoveTests: XCTestCase {
             let e = error as? RouterError
             XCTAssertEqual(e?.code, .conflict)
             XCTAssertEqual(e?.index, 2)
-            XCTAssertTrue(e?.message.hasPrefix("route 2:") ?? false, e?.message ?? "")
+            XCTAssertEqual(e?.message, "route 2: pattern 'app://b/:y' conflicts with route 1 of this batch ('app://b/:x'): both match exactly the same URLs")
         }
         XCTAssertEqual(r.routes.map(\.target), ["E"])
         XCTAssertNil(try r.resolve("app://a"))
         try r.add(specs.filter { $0.target != "dup" })
         XCTAssertEqual(r.routes.map(\.target), ["E", "A", "B", "C"])
+    }
+
+    /// A conflict inside a batch names the batch's route by its place, through an optional group's variant and
+    /// after removals (which leave gaps in the router's ids); a route of the router is "existing".
+    func testBatchConflictsNameTheBatchsRoute() throws {
+        let r = Router()
+        try r.add("app://k1", target: "K1")
+        try r.add("app://k2/:x", target: "K2")
+        try r.remove("app://k1")
+        let rows: [([String], String)] = [
+            (["app://a", "app://u/:id(/:tab)", "app://u/:x/:y"],
+             "route 2: pattern 'app://u/:x/:y' conflicts with route 1 of this batch ('app://u/:id(/:tab)'): both match exactly the same URLs"),
+            (["app://a", "app://u/:x/:y", "app://u/:id(/:tab)"],
+             "route 2: pattern 'app://u/:id(/:tab)' conflicts with route 1 of this batch ('app://u/:x/:y'): both match exactly the same URLs"),
+            (["app://a", "app://k2/:y"],
+             "route 1: pattern 'app://k2/:y' conflicts with existing route 'app://k2/:x': both match exactly the same URLs"),
+        ]
+        for (patterns, message) in rows {
+            XCTAssertThrowsError(try r.add(patterns.map { RouteSpec($0, target: "T") })) { error in
+                XCTAssertEqual((error as? RouterError)?.message, message)
+            }
+            XCTAssertEqual(r.routes.map(\.target), ["K2"])
+        }
     }
 
     /// (url, expected error code)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import LinkRouter
 
@@ -35,5 +38,8 @@ import Testing
         let expected: [String] = []  // -O keeps the trap (the exit) but drops precondition's message
         #endif
         #expect(failed == expected, "\(stderr)")
+        // A trap, not another failure (a throw, a failed #require): the process ends on the trap's signal.
+        let trapped = [ExitStatus.signal(SIGILL), .signal(SIGTRAP)].contains(result?.exitStatus ?? .exitCode(0))
+        #expect(trapped, "\(String(describing: result?.exitStatus))")
     }
 }

@@ -103,6 +103,11 @@ final class TableFileTests: XCTestCase {
             (#"{"version": 1, "routes": [{"pattern": "app://z", "target": "Z"}, {"pattern": "app://a//b", "target": "X"}, {"pattern": "app://u/:id(/:tab)", "target": "A"}, {"pattern": "app://u/:id", "target": "B"}]}"#,
              [("/routes/1/pattern", "malformed pattern 'app://a//b' at byte 8: empty segment ('//' in a pattern)", .pattern),
               ("/routes/3/pattern", "pattern 'app://u/:id' conflicts with /routes/2 ('app://u/:id(/:tab)'): both match exactly the same URLs", .conflict)]),
+            // A route refused for its variant leaves no variant behind: 'app://u/:a/:b' meets nothing (it met
+            // /routes/1's 'u/:id/:tab', named /routes/2 by the sequence the refused route had not used); nor does
+            // its name.
+            (#"{"version": 1, "routes": [{"pattern": "app://u/:id", "target": "A"}, {"pattern": "app://u/:id(/:tab)", "target": "B", "name": "n"}, {"pattern": "app://w", "target": "W"}, {"pattern": "app://u/:a/:b", "target": "C", "name": "n"}]}"#,
+             [("/routes/1/pattern", "pattern 'app://u/:id(/:tab)' (its variant without some optional groups) conflicts with /routes/0 ('app://u/:id'): both match exactly the same URLs", .conflict)]),
             (#"{"version": 1, "routes": [{"pattern": "app://x", "target": "A", "name": "n"}, {"pattern": "app://y", "target": "B", "name": "n"}]}"#,
              [("/routes/1/name", "route name 'n' is already used by /routes/0 ('app://x')", .conflict)]),
             (#"{"version": 1, "rewrites": [{"match": "(", "target": "x://y"}]}"#, [("/rewrites/0/match", "invalid rewrite regex '(' at byte 1: missing closing parenthesis (PCRE2 error 114)", .regex)]),
@@ -325,11 +330,13 @@ final class TableFileTests: XCTestCase {
         ])
         XCTAssertEqual(router.warnings().first?.reason,
                        "'app://x/*a' never matches: 'app://x', 'app://x/:p/*b' take every URL it would (a route that ends there, then a :param, beat a catch-all)")
-        // 'mailto:x' is an absolute URL, but no pattern can have that form (a pattern is 'scheme://...').
         XCTAssertEqual(router.warnings().first { $0.pointer == "/rewrites/5/target" }?.reason,
-                       "'not a url' does not start with 'scheme://', as every pattern does, so no route can match it")
-        XCTAssertEqual(try Router(json: #"{"version": 1, "routes": [{"pattern": "app://x", "target": "a"}], "rewrites": [{"match": "^m:", "target": "mailto:x"}]}"#).warnings().map { $0.reason },
-                       ["'mailto:x' does not start with 'scheme://', as every pattern does, so no route can match it"])
+                       "'not a url' is not an absolute URL, so no route can match it")
+        // A target without "://" is routed as it is: 'mailto:x' matches 'mailto://x', not 'app://x'.
+        let mailto = #"{"version": 1, "routes": [{"pattern": "app://x", "target": "a"}PATTERN], "rewrites": [{"match": "^m:", "target": "mailto:x"}]}"#
+        XCTAssertEqual(try Router(json: mailto.replacingOccurrences(of: "PATTERN", with: "")).warnings().map { "\($0.pointer) \($0.reason)" },
+                       ["/rewrites/0/target 'mailto:x' routes nowhere: no route matches it"])
+        XCTAssertEqual(try Router(json: mailto.replacingOccurrences(of: "PATTERN", with: #", {"pattern": "mailto://x", "target": "m"}"#)).warnings(), [])
         XCTAssertEqual(try Router(tableFile: TableFileTests.shopPath).warnings(guards: ["login", "fresh-session"]), [])
 
         // Checking a merge: pointers into the document, not into the merged router; what concerns the router's

@@ -297,14 +297,25 @@ struct TableStore {
             let by = batch(owner.sequence).map { "\($0) ('\(excerpt(owner.pattern.string))')" } ?? "route '\(excerpt(owner.pattern.string))'"
             throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by \(by)")
         }
+        func conflict(_ k: Int, _ existing: Int32) -> RouterError? {
+            guard existing >= 0, let other = blob(existing) else { return nil }
+            let which = k == 0 ? "" : " (its variant without some optional groups)"
+            let named = batch(other.sequence).map { "\($0) ('\(excerpt(other.pattern.string))')" } ?? "existing route '\(excerpt(other.pattern.string))'"
+            return RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with \(named): both match exactly the same URLs")
+        }
+        // With optional groups, every variant is checked before any is stored, so a refused route leaves no
+        // variant behind (a table file goes on to its next route, which must not meet it). Variants never clash
+        // with each other (`Pattern.variants` keeps one per shape).
+        if variants.count > 1 {
+            for (k, variant) in variants.enumerated() {
+                if let (_, node) = walk(variant, create: false), let error = conflict(k, terminal(node, catchAll: variant.hasCatchAll)) {
+                    throw error
+                }
+            }
+        }
         for (k, variant) in variants.enumerated() {
             guard let (scheme, node) = walk(variant, create: true) else { return }
-            let existing = terminal(node, catchAll: variant.hasCatchAll)
-            if existing >= 0, let other = blob(existing) {
-                let which = k == 0 ? "" : " (its variant without some optional groups)"
-                let named = batch(other.sequence).map { "\($0) ('\(excerpt(other.pattern.string))')" } ?? "existing route '\(excerpt(other.pattern.string))'"
-                throw RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with \(named): both match exactly the same URLs")
-            }
+            if let error = conflict(k, terminal(node, catchAll: variant.hasCatchAll)) { throw error }
             let blob = try RouteBlob.make(spec, pattern: variant, sequence: sequence ?? nextSequence, variant: k > 0, in: &arena)
             let id = Int32(truncatingIfNeeded: routes.append(RouteSlot(blob: blob.base, node: node)))  // insert checked
             if k == 0, let name = blob.name { names.insert(name, route: id) }

@@ -173,9 +173,21 @@ enum TableLint {
             let at = "/rewrites/\(i)/target"
             let bytes = Array(prefix.utf8)
             guard let sep = (0..<max(bytes.count - 2, 0)).first(where: { bytes[$0] == ASCII.colon && bytes[$0 + 1] == ASCII.slash && bytes[$0 + 2] == ASCII.slash }) else {
+                // No "://": routed as it is, since a URL such as 'mailto:x' may still match ('mailto://x' does).
                 if !open {
-                    warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
-                                                 reason: "'\(excerpt(rule.target))' does not start with 'scheme://', as every pattern does, so no route can match it"))
+                    var routes: Bool? = true  // nil: not a URL; a limit or other error: unknown, no warning
+                    do throws(RouterError) {
+                        routes = try prefix.withSpan { span throws(RouterError) in try plain.withResolution(span, query: false) { $0 != nil } }
+                    } catch {
+                        if error.code == .invalidURL { routes = nil }
+                    }
+                    if routes == nil {
+                        warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
+                                                     reason: "'\(excerpt(rule.target))' is not an absolute URL, so no route can match it"))
+                    } else if routes == false {
+                        warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
+                                                     reason: "'\(excerpt(rule.target))' routes nowhere: no route matches it"))
+                    }
                 }
                 continue
             }
