@@ -160,9 +160,11 @@ package final class Regex: @unchecked Sendable {
     /// Searches `subject` for the first match (unanchored). On a match, groups `0..<groups` (at least) are in
     /// `scratch` until its next use. `subject` must be valid UTF-8 (it is not checked again). A PCRE2 match,
     /// depth or heap limit, or a JIT stack overflow that the interpreter cannot get past either, throws `.limit`.
+    /// `named`: as `error`'s.
     @inline(__always)
-    package func firstMatch(in subject: ByteSpan, groups: Int, scratch: RegexScratch, limits: Limits) throws(RouterError) -> Bool {
-        try result(Regex.match(handle(groups: groups), subject, scratch, limits), subject, limits)
+    package func firstMatch(in subject: ByteSpan, groups: Int, scratch: RegexScratch, limits: Limits,
+                            named: Bool = true) throws(RouterError) -> Bool {
+        try result(Regex.match(handle(groups: groups), subject, scratch, limits), subject, limits, named: named)
     }
 
     /// `match`'s code for no match.
@@ -197,10 +199,10 @@ package final class Regex: @unchecked Sendable {
 
     /// `match`'s code as `firstMatch` answers: true on a match, false on none, else the error.
     @inline(__always)
-    package func result(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits) throws(RouterError) -> Bool {
+    package func result(_ rc: Int32, _ subject: ByteSpan, _ limits: Limits, named: Bool = true) throws(RouterError) -> Bool {
         if rc >= 0 { return true }
         if rc == PCRE2_ERROR_NOMATCH { return false }
-        throw error(rc, subject, limits)
+        throw error(rc, subject, limits, named: named)
     }
 
     /// The error for a `match` code that is neither a match nor `noMatch`. Its message names the regex, or says

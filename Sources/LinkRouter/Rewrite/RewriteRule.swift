@@ -27,13 +27,14 @@ final class RewriteRule: Sendable {
     func probe() throws(RouterError) {
         let sample: StaticString = "app://a/b?c=d"
         let span = ByteSpan(start: sample.utf8Start, count: sample.utf8CodeUnitCount)
-        let handle = regex.handle(groups: template.groupsNeeded)
-        let rc = RegexScratch.with { scratch in Regex.match(handle, span, scratch, .default) }
-        guard rc >= 0 || rc == Regex.noMatch else {
+        do throws(RouterError) {
             // The cause says "it": this message names the regex already.
-            let cause = regex.error(rc, span, .default, named: false)
+            _ = try RegexScratch.with { scratch throws(RouterError) in
+                try regex.firstMatch(in: span, groups: template.groupsNeeded, scratch: scratch, limits: .default, named: false)
+            }
+        } catch {
             throw RouterError(.regex, "rewrite regex '\(excerpt(match))' fails at match time even on '\(sample)': "
-                              + cause.message)
+                              + error.message)
         }
     }
 

@@ -293,15 +293,19 @@ struct TableStore {
               routes.count < Int(Int32.max) - variants.count else {
             throw .limit("the table holds \(routes.count) routes and \(nodes.count) nodes: no room to number more")
         }
+        /// A route a message names: as `batch` names it, else as `routeWord` and its pattern.
+        func named(_ other: RouteBlob, else routeWord: String) -> String {
+            let pattern = excerpt(other.pattern.string)
+            return batch(other.sequence).map { "\($0) ('\(pattern)')" } ?? "\(routeWord) '\(pattern)'"
+        }
         if let name = spec.name, case let other = routeNamed(name), other >= 0, let owner = blob(other) {
-            let by = batch(owner.sequence).map { "\($0) ('\(excerpt(owner.pattern.string))')" } ?? "route '\(excerpt(owner.pattern.string))'"
-            throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by \(by)")
+            throw RouterError(.conflict, "route name '\(excerpt(name))' is already used by \(named(owner, else: "route"))")
         }
         func conflict(_ k: Int, _ existing: Int32) -> RouterError? {
             guard existing >= 0, let other = blob(existing) else { return nil }
             let which = k == 0 ? "" : " (its variant without some optional groups)"
-            let named = batch(other.sequence).map { "\($0) ('\(excerpt(other.pattern.string))')" } ?? "existing route '\(excerpt(other.pattern.string))'"
-            return RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with \(named): both match exactly the same URLs")
+            return RouterError(.conflict, "pattern '\(excerpt(spec.pattern))'\(which) conflicts with \(named(other, else: "existing route")): "
+                               + "both match exactly the same URLs")
         }
         // With optional groups, every variant is checked before any is stored, so a refused route leaves no
         // variant behind (a table file goes on to its next route, which must not meet it). Variants never clash

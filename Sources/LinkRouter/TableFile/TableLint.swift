@@ -156,6 +156,15 @@ enum TableLint {
     private static func deadRewrites(_ state: RouterState, _ routes: [(spec: RouteSpec, pattern: Pattern)],
                                      _ warnings: inout [TableWarning], _ work: inout CheckWork) {
         let plain = state.with(rewrites: .empty)
+        /// Whether a literal target routes (rules run once, so without them); nil when it is not a URL at all. A
+        /// limit or any other refusal cannot be judged here: true, no warning.
+        func routed(_ url: String) -> Bool? {
+            do throws(RouterError) {
+                return try url.withSpan { span throws(RouterError) in try plain.withResolution(span, query: false) { $0 != nil } }
+            } catch {
+                return error.code == .invalidURL ? nil : true
+            }
+        }
         // The routes' variants by scheme (nil: `*://`), then by their first literal (nil: none), so a target's
         // start is tested against the routes it can reach, not every route.
         var index: [[UInt8]?: [[UInt8]?: [Pattern]]] = [:]
@@ -175,16 +184,11 @@ enum TableLint {
             guard let sep = (0..<max(bytes.count - 2, 0)).first(where: { bytes[$0] == ASCII.colon && bytes[$0 + 1] == ASCII.slash && bytes[$0 + 2] == ASCII.slash }) else {
                 // No "://": routed as it is, since a URL such as 'mailto:x' may still match ('mailto://x' does).
                 if !open {
-                    var routes: Bool? = true  // nil: not a URL; a limit or other error: unknown, no warning
-                    do throws(RouterError) {
-                        routes = try prefix.withSpan { span throws(RouterError) in try plain.withResolution(span, query: false) { $0 != nil } }
-                    } catch {
-                        if error.code == .invalidURL { routes = nil }
-                    }
-                    if routes == nil {
+                    let outcome = routed(prefix)
+                    if outcome == nil {
                         warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
                                                      reason: "'\(excerpt(rule.target))' is not an absolute URL, so no route can match it"))
-                    } else if routes == false {
+                    } else if outcome == false {
                         warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
                                                      reason: "'\(excerpt(rule.target))' routes nowhere: no route matches it"))
                     }
@@ -199,10 +203,7 @@ enum TableLint {
                 // The scheme, authority and path are all literal: route that URL as it is (rules run once).
                 if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<cut]) }
                 let url = String(decoding: scheme, as: UTF8.self) + "://" + rest
-                let routes = (try? url.withSpan { span throws(RouterError) in
-                    try plain.withResolution(span, query: false) { $0 != nil }
-                }) ?? true
-                if !routes {
+                if routed(url) == false {
                     warnings.append(TableWarning(pointer: at, kind: .rewriteRoutesNowhere,
                                                  reason: "'\(excerpt(rule.target))' routes nowhere: no route matches '\(excerpt(url))'"))
                 }

@@ -286,10 +286,11 @@ def release(token: int) -> None:
     _CALLBACKS.pop(token, None)
 
 
-def new_open(owner: OpenSet, url: str, extra: Optional[Mapping[str, Any]], context: Any, executor: Any,
+def new_open(owner: OpenSet, url: str, extra: Optional[Dict[str, Any]], context: Any, executor: Any,
              loop: Optional[asyncio.AbstractEventLoop]) -> _Open:
+    """``extra``: the open's own copy (``Router._prepare`` makes it), kept as it is."""
     token = next(_tokens)
-    entry = _Open(token, url, dict(extra) if extra else {}, context, executor, loop, owner)
+    entry = _Open(token, url, extra if extra is not None else {}, context, executor, loop, owner)
     _OPENS[token] = entry
     owner.add(token)
     return entry

@@ -206,9 +206,9 @@ class Opening:
         Returns the handler's value; with no route, the unmatched handler's; ``linkrouter.DEFER`` when a guard
         parked the open. ``extra`` is a mapping (or what ``dict()`` takes, as for ``resolve``); its values may be
         any objects: they outrank path and query parameters in ``match.params`` (the str ones take part in the
-        library's merge). ``context`` reaches guards and the handler as ``match.context``. Raises the handler's (or guard's) own exception unchanged, NotFoundError
-        (no route and no unmatched handler, or a route without a handler), DeniedError,
-        linkrouter.TimeoutError, LimitError (a full queue), InvalidURLError."""
+        library's merge). ``context`` reaches guards and the handler as ``match.context``. Raises the handler's
+        (or guard's) own exception unchanged, NotFoundError (no route and no unmatched handler, or a route without
+        a handler), DeniedError, linkrouter.TimeoutError, LimitError (a full queue), InvalidURLError."""
         h, u, extra, names, values, loop = self._prepare(url, extra, executor)
         entry = _dispatch.new_open(self._opens, u.decode("utf-8", "replace"), extra, context, executor, loop)
         try:
